@@ -1,0 +1,14 @@
+// `deno task bench`: runs every benchmark and prints timings and ratios
+// against the comparison tools. Options: --runs N (default 5).
+
+import { parseArgs } from "node:util";
+import { jsonPassthrough } from "./json_passthrough.ts";
+
+const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
+const runs = Number(values.runs);
+const tmp = await Deno.makeTempDir({ prefix: "loch-bench-" });
+try {
+  await jsonPassthrough(tmp, runs);
+} finally {
+  await Deno.remove(tmp, { recursive: true });
+}

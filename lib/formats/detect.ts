@@ -1,0 +1,121 @@
+// Opening an input: gzip is unwrapped transparently, and when no format is
+// given the detectors run in the reference's order over a prefix of the input
+// (formats.md §8); the first that reads its values without error wins.
+
+import { invalid } from "../errors.ts";
+import { ByteInput, type ValueReader } from "./io.ts";
+import {
+  detectionOrder,
+  detectionReportOrder,
+  type InputFormat,
+  inputFormat,
+  undetectable,
+} from "./registry.ts";
+
+/** The largest prefix detection may buffer (the reference's limit). */
+const MAX_PREFIX = 10 * 1024 * 1024;
+const FIRST_PREFIX = 64 * 1024;
+
+/** Reads until at least n bytes are buffered or the input ends; returns the chunks read. */
+async function readPrefix(input: ByteInput, n: number): Promise<[Uint8Array[], boolean]> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < n) {
+    const c = await input.read();
+    if (c === null) return [chunks, true];
+    chunks.push(c);
+    size += c.length;
+  }
+  return [chunks, false];
+}
+
+function unreadAll(input: ByteInput, chunks: Uint8Array[]): void {
+  for (let i = chunks.length - 1; i >= 0; i--) input.unread(chunks[i]);
+}
+
+/** Wraps input in a gunzip stream when it starts with a gzip header. */
+export async function gunzipIfNeeded(input: ByteInput): Promise<ByteInput> {
+  const [chunks] = await readPrefix(input, 3);
+  const head = concat(chunks);
+  unreadAll(input, chunks);
+  if (head.length < 3 || head[0] !== 0x1f || head[1] !== 0x8b || head[2] !== 8) return input;
+  const raw = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const c = await input.read();
+      if (c === null) controller.close();
+      else controller.enqueue(c);
+    },
+    async cancel() {
+      await input.cancel();
+    },
+  });
+  const unzipped = raw.pipeThrough(
+    new DecompressionStream("gzip") as TransformStream<
+      Uint8Array,
+      Uint8Array
+    >,
+  );
+  return ByteInput.fromStream(unzipped, input.name);
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const n = chunks.reduce((s, c) => s + c.length, 0);
+  const out = new Uint8Array(n);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}
+
+/**
+ * Opens a reader over input. format is a format name or "auto" (or empty) to
+ * detect it. Errors name the input.
+ */
+export async function openReader(input: ByteInput, format = "auto"): Promise<ValueReader> {
+  if (format !== "parquet" && format !== "zst") input = await gunzipIfNeeded(input);
+  if (format !== "" && format !== "auto") {
+    const f = inputFormat(format);
+    if (f === undefined) throw invalid(`no such format: ${JSON.stringify(format)}`);
+    return f.open(input);
+  }
+  return detect(input);
+}
+
+async function detect(input: ByteInput): Promise<ValueReader> {
+  let want = FIRST_PREFIX;
+  for (;;) {
+    const [chunks, eof] = await readPrefix(input, want);
+    unreadAll(input, chunks);
+    const prefix = concat(chunks);
+    const text = new TextDecoder().decode(prefix);
+    const errors = new Map<string, string>();
+    let needMore = false;
+    for (const name of detectionOrder) {
+      const f: InputFormat | undefined = inputFormat(name);
+      if (f?.detect === undefined) continue;
+      const d = f.detect(text, eof);
+      if (d.ok === true) return f.open(input);
+      if (d.ok === "more") {
+        needMore = true;
+        break;
+      }
+      errors.set(name, d.error);
+    }
+    if (!needMore) throw detectionError(errors);
+    if (want >= MAX_PREFIX) throw invalid("buffer exceeded max size trying to infer input format");
+    want = Math.min(want * 4, MAX_PREFIX);
+  }
+}
+
+function detectionError(errors: Map<string, string>): Error {
+  let msg = "format detection error";
+  for (const name of detectionReportOrder) {
+    const e = errors.get(name);
+    if (e !== undefined) msg += `\n\t${name}: ${e}`;
+    else if (undetectable.has(name)) msg += `\n\t${name}: auto-detection not supported`;
+  }
+  return invalid(msg);
+}

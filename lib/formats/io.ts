@@ -1,0 +1,206 @@
+// The plumbing every format shares: byte input with push-back (for format
+// detection), incremental text input for text formats, and the reader and
+// writer interfaces. Readers produce batches of values; writers consume
+// batches and emit byte chunks to a sink, so files and HTTP responses stream.
+
+import type { Batch } from "../zed/value.ts";
+import { textEncoder } from "../zed/utf8.ts";
+
+/** Values per batch that readers aim for. */
+export const BATCH_SIZE = 1000;
+
+export interface ValueReader {
+  /** The next batch (never empty), or null at the end of the input. */
+  read(): Promise<Batch | null>;
+}
+
+export interface ValueWriter {
+  write(batch: Batch): Promise<void>;
+  /** Writes any trailer and flushes. */
+  end(): Promise<void>;
+}
+
+/** Where writers send bytes. */
+export type Sink = (chunk: Uint8Array) => Promise<void>;
+
+/** A stream of byte chunks with push-back, named for error messages. */
+export class ByteInput {
+  private pending: Uint8Array[] = [];
+  private done = false;
+
+  constructor(
+    private source: AsyncIterator<Uint8Array>,
+    /** How errors name this input, e.g. `stdio:stdin` or a file path. */
+    readonly name: string,
+  ) {}
+
+  static fromBytes(b: Uint8Array, name = "bytes"): ByteInput {
+    const it = (async function* () {
+      if (b.length > 0) yield b;
+    })();
+    return new ByteInput(it, name);
+  }
+
+  static fromStream(s: ReadableStream<Uint8Array>, name: string): ByteInput {
+    return new ByteInput(s[Symbol.asyncIterator](), name);
+  }
+
+  /** Reads a file in large chunks (a file's readable stream gives 64 KiB ones). */
+  static fromFile(file: Deno.FsFile, name: string, chunkSize = 1 << 20): ByteInput {
+    const it = (async function* () {
+      try {
+        for (;;) {
+          const buf = new Uint8Array(chunkSize);
+          const n = await file.read(buf);
+          if (n === null) return;
+          yield n === chunkSize ? buf : buf.subarray(0, n);
+        }
+      } finally {
+        file.close();
+      }
+    })();
+    return new ByteInput(it, name);
+  }
+
+  /** The next chunk, or null at the end. */
+  async read(): Promise<Uint8Array | null> {
+    const p = this.pending.pop();
+    if (p !== undefined) return p;
+    if (this.done) return null;
+    for (;;) {
+      const r = await this.source.next();
+      if (r.done) {
+        this.done = true;
+        return null;
+      }
+      if (r.value.length > 0) return r.value;
+    }
+  }
+
+  /** Pushes a chunk back so the next read returns it. */
+  unread(chunk: Uint8Array): void {
+    if (chunk.length > 0) this.pending.push(chunk);
+  }
+
+  /** Stops the underlying source early (e.g. after `head`). */
+  async cancel(): Promise<void> {
+    this.pending = [];
+    if (!this.done) {
+      this.done = true;
+      await this.source.return?.();
+    }
+  }
+}
+
+/**
+ * Text decoded incrementally from a ByteInput. Readers parse `text` from
+ * `pos`; when a value runs past the end they call more(), which drops the
+ * consumed text and appends at least as much again (so re-parsing a value
+ * that spans chunks stays linear), then parse that value again.
+ */
+export class TextInput {
+  text = "";
+  pos = 0;
+  eof = false;
+  /** Newlines in text already dropped, for error line numbers. */
+  private linesBefore = 0;
+  private decoder = new TextDecoder("utf-8", { ignoreBOM: false });
+
+  constructor(readonly input: ByteInput, private minChunk = 1 << 20) {}
+
+  /** Appends more text; false when the input is exhausted and nothing was added. */
+  async more(): Promise<boolean> {
+    if (this.eof) return false;
+    if (this.pos > 0) {
+      this.linesBefore += countNewlines(this.text, 0, this.pos);
+      this.text = this.text.slice(this.pos);
+      this.pos = 0;
+    }
+    const want = Math.max(this.minChunk, this.text.length);
+    const parts: string[] = [];
+    let got = 0;
+    while (got < want) {
+      const chunk = await this.input.read();
+      if (chunk === null) {
+        const tail = this.decoder.decode();
+        if (tail.length > 0) parts.push(tail);
+        this.eof = true;
+        break;
+      }
+      got += chunk.length;
+      parts.push(this.decoder.decode(chunk, { stream: true }));
+    }
+    // One join builds a flat string; appending would make a cons string,
+    // which parsers index noticeably slower.
+    const before = this.text.length;
+    parts.unshift(this.text);
+    this.text = parts.join("");
+    return this.text.length > before || !this.eof;
+  }
+
+  /** 1-based line number of an offset into text. */
+  lineOf(offset: number): number {
+    return this.linesBefore + countNewlines(this.text, 0, offset) + 1;
+  }
+}
+
+export function countNewlines(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = s.indexOf("\n", from); i >= 0 && i < to; i = s.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/**
+ * Thrown by a text parser that reached the end of its buffer in the middle of
+ * a value; the reader fetches more text and parses the value again.
+ */
+export class NeedMore extends Error {
+  constructor() {
+    super("unexpected end of input");
+  }
+}
+
+/** What a detector concluded from a prefix of the input. */
+export type Detection =
+  | { ok: true }
+  | { ok: false; error: string }
+  /** The prefix ended before the detector could decide. */
+  | { ok: "more" };
+
+/** Accumulates text and sends it to a sink as UTF-8 in large chunks. */
+export class TextSink {
+  private parts: string[] = [];
+  private size = 0;
+
+  constructor(private sink: Sink, private threshold = 1 << 16) {}
+
+  /** Appends text; flushes when enough has accumulated. */
+  async write(s: string): Promise<void> {
+    this.parts.push(s);
+    this.size += s.length;
+    if (this.size >= this.threshold) await this.flush();
+  }
+
+  /** Appends text without flushing (the caller flushes at a batch boundary). */
+  push(s: string): void {
+    this.parts.push(s);
+    this.size += s.length;
+  }
+
+  get pending(): number {
+    return this.size;
+  }
+
+  async flush(): Promise<void> {
+    if (this.size === 0 && this.parts.length === 0) return;
+    const s = this.parts.length === 1 ? this.parts[0] : this.parts.join("");
+    this.parts = [];
+    this.size = 0;
+    if (s.length > 0) await this.sink(textEncoder.encode(s));
+  }
+
+  /** Flushes if enough text has accumulated. */
+  async maybeFlush(): Promise<void> {
+    if (this.size >= this.threshold) await this.flush();
+  }
+}

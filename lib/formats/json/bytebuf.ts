@@ -1,0 +1,57 @@
+// A growable byte buffer that text writers fill directly with UTF-8, which
+// is faster than concatenating many small strings and encoding the result.
+
+export class ByteBuffer {
+  buf: Uint8Array;
+  /** Bytes written so far. */
+  pos = 0;
+
+  constructor(capacity = 1 << 16) {
+    this.buf = new Uint8Array(capacity);
+  }
+
+  /** Makes room for n more bytes; callers then write buf[pos...] themselves. */
+  reserve(n: number): void {
+    if (this.pos + n > this.buf.length) this.grow(n);
+  }
+
+  private grow(n: number): void {
+    let cap = this.buf.length * 2;
+    while (cap < this.pos + n) cap *= 2;
+    const b = new Uint8Array(cap);
+    b.set(this.buf.subarray(0, this.pos));
+    this.buf = b;
+  }
+
+  byte(b: number): void {
+    if (this.pos >= this.buf.length) this.grow(1);
+    this.buf[this.pos++] = b;
+  }
+
+  /** Appends a string known to be ASCII. */
+  ascii(s: string): void {
+    const n = s.length;
+    if (this.pos + n > this.buf.length) this.grow(n);
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) buf[p++] = s.charCodeAt(i);
+    this.pos = p;
+  }
+
+  bytes(b: Uint8Array): void {
+    const n = b.length;
+    if (this.pos + n > this.buf.length) this.grow(n);
+    const buf = this.buf;
+    let p = this.pos;
+    // A loop beats TypedArray.set for the short runs writers append.
+    for (let i = 0; i < n; i++) buf[p++] = b[i];
+    this.pos = p;
+  }
+
+  /** A copy of the contents; the buffer is then empty. */
+  take(): Uint8Array {
+    const out = this.buf.slice(0, this.pos);
+    this.pos = 0;
+    return out;
+  }
+}

@@ -1,0 +1,95 @@
+// The formats loch reads and writes, by name. Input formats may carry a
+// detector for auto-detection (see detect.ts); output formats make a writer
+// for a sink.
+
+import {
+  type ByteInput,
+  type Detection,
+  type Sink,
+  TextInput,
+  type ValueReader,
+  type ValueWriter,
+} from "./io.ts";
+import { detectJson, JsonReader } from "./json/reader.ts";
+import { JsonWriter } from "./json/writer.ts";
+import { detectZjson, ZjsonReader } from "./zjson/reader.ts";
+import { ZjsonWriter } from "./zjson/writer.ts";
+import { detectZson, ZsonReader } from "./zson/reader.ts";
+import { ZsonWriter } from "./zson/writer.ts";
+import { invalid } from "../errors.ts";
+
+export interface InputFormat {
+  readonly name: string;
+  open(input: ByteInput): ValueReader;
+  /** Tries the start of the input as this format (text formats). */
+  detect?(text: string, eof: boolean): Detection;
+}
+
+const textFormat = (
+  name: string,
+  make: (t: TextInput) => ValueReader,
+  detect?: (text: string, eof: boolean) => Detection,
+): InputFormat => ({ name, open: (input) => make(new TextInput(input)), detect });
+
+const inputFormats: InputFormat[] = [
+  textFormat("zjson", (t) => new ZjsonReader(t), detectZjson),
+  textFormat("json", (t) => new JsonReader(t), detectJson),
+  textFormat("zson", (t) => new ZsonReader(t), detectZson),
+];
+
+/** Detectors in the order the reference tries them. */
+export const detectionOrder = ["zeek", "zjson", "json", "zson", "zng", "zng21", "csv"];
+/** The order the reference lists failures in `format detection error`. */
+export const detectionReportOrder = [
+  "zeek",
+  "zjson",
+  "zson",
+  "zng",
+  "zng21",
+  "csv",
+  "json",
+  "parquet",
+  "zst",
+  "line",
+];
+
+/** Formats the reference lists as not auto-detectable. */
+export const undetectable = new Set(["parquet", "zst", "line"]);
+
+const aliases: Record<string, string> = { ndjson: "json" };
+
+export function inputFormat(name: string): InputFormat | undefined {
+  const n = aliases[name] ?? name;
+  return inputFormats.find((f) => f.name === n);
+}
+
+export function inputFormatNames(): string[] {
+  return inputFormats.map((f) => f.name);
+}
+
+export interface WriterOptions {
+  /** ZSON indent (default 4 for `-f zson`). */
+  pretty?: number;
+  /** ZSON: keep named type definitions matching this across values. */
+  persist?: RegExp;
+}
+
+type WriterFactory = (sink: Sink, opts: WriterOptions) => ValueWriter;
+
+const outputFormats: Record<string, WriterFactory> = {
+  zson: (sink, o) => new ZsonWriter(sink, { pretty: o.pretty ?? 4, persist: o.persist }),
+  zjson: (sink) => new ZjsonWriter(sink),
+  json: (sink) => new JsonWriter(sink),
+  ndjson: (sink) => new JsonWriter(sink),
+};
+
+export function outputFormatNames(): string[] {
+  return Object.keys(outputFormats);
+}
+
+/** A writer for the named output format; unknown names are an error. */
+export function openWriter(name: string, sink: Sink, opts: WriterOptions = {}): ValueWriter {
+  const f = outputFormats[name];
+  if (f === undefined) throw invalid(`unknown format: ${name}`);
+  return f(sink, opts);
+}

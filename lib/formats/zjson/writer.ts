@@ -1,0 +1,199 @@
+// ZJSON output (formats.md §3.1–3.4), byte-exact to the reference writer.
+//
+// The reference copies each type into a private type context (ids from 30,
+// children created before their parent) and writes a type's full definition
+// the first time it appears anywhere in the output, including inside type
+// values, and `{"kind":"ref","id":N}` after that. Both happen in the same
+// left-to-right post-order walk, so one map does both jobs here: a type is in
+// `known` once it has an id, and then its text is its ref.
+
+import { formatPrimitive } from "../../zed/primitive.ts";
+import { ID_COMPLEX, ID_NULL, ID_STRING, ID_TYPE, Kind, type Type } from "../../zed/types.ts";
+import type { Batch, Body, UnionBody } from "../../zed/value.ts";
+import { type Sink, TextSink, type ValueWriter } from "../io.ts";
+import { goJsonString, goMarshal } from "./gojson.ts";
+
+type Encode = (body: Body) => string;
+
+export class ZjsonWriter implements ValueWriter {
+  private out: TextSink;
+  private nextId = ID_COMPLEX;
+  /** Text of every type already written: its ref, or a primitive's full object. */
+  private known = new Map<Type, string>();
+  /** Value encoders by type. */
+  private encoders = new Map<Type, Encode>();
+
+  constructor(sink: Sink) {
+    this.out = new TextSink(sink);
+  }
+
+  async write(batch: Batch): Promise<void> {
+    for (let i = 0; i < batch.length; i++) {
+      const v = batch[i];
+      // The type is written before the value, so a type value inside the
+      // value refers to definitions made by its own line's type.
+      const typ = this.typeText(v.type);
+      const enc = this.encoders.get(v.type) ?? this.encoder(v.type);
+      this.out.push('{"type":' + typ + ',"value":' + enc(v.body) + "}\n");
+    }
+    await this.out.maybeFlush();
+  }
+
+  /**
+   * Writes a control message of the lake query API (formats.md §3.6), e.g.
+   * `writeControl("QueryChannelSet", {channel_id: 0})`. Object keys are written
+   * in their insertion order.
+   */
+  async writeControl(type: string, value: unknown): Promise<void> {
+    this.out.push('{"type":' + goJsonString(type) + ',"value":' + goMarshal(value) + "}\n");
+    await this.out.maybeFlush();
+  }
+
+  /** Sends everything written so far to the sink. */
+  async flush(): Promise<void> {
+    await this.out.flush();
+  }
+
+  async end(): Promise<void> {
+    await this.out.flush();
+  }
+
+  /** The type object for t: its full definition the first time, its ref after. */
+  typeText(t: Type): string {
+    return this.known.get(t) ?? this.define(t);
+  }
+
+  private define(t: Type): string {
+    let body: string;
+    switch (t.kind) {
+      case Kind.Primitive: {
+        const s = '{"kind":"primitive","name":"' + t.name + '"}';
+        this.known.set(t, s);
+        return s;
+      }
+      case Kind.Record: {
+        const fields = t.fields.map((f) =>
+          '{"name":' + goJsonString(f.name) + ',"type":' + this.typeText(f.type) + "}"
+        );
+        body = '"record","id":' + this.assign(t) + ',"fields":' +
+          (fields.length === 0 ? "null" : "[" + fields.join(",") + "]");
+        break;
+      }
+      case Kind.Array:
+      case Kind.Set: {
+        const elem = this.typeText(t.elem);
+        const kind = t.kind === Kind.Array ? '"array"' : '"set"';
+        body = kind + ',"id":' + this.assign(t) + ',"type":' + elem;
+        break;
+      }
+      case Kind.Map: {
+        const key = this.typeText(t.key);
+        const val = this.typeText(t.value);
+        body = '"map","id":' + this.assign(t) + ',"key_type":' + key + ',"val_type":' + val;
+        break;
+      }
+      case Kind.Union: {
+        const types = t.types.map((m) => this.typeText(m));
+        body = '"union","id":' + this.assign(t) + ',"types":' +
+          (types.length === 0 ? "null" : "[" + types.join(",") + "]");
+        break;
+      }
+      case Kind.Enum:
+        body = '"enum","id":' + this.assign(t) + ',"symbols":[' +
+          t.symbols.map(goJsonString).join(",") + "]";
+        break;
+      case Kind.Error: {
+        const inner = this.typeText(t.inner);
+        body = '"error","id":' + this.assign(t) + ',"type":' + inner;
+        break;
+      }
+      case Kind.Named: {
+        const inner = this.typeText(t.type);
+        body = '"named","id":' + this.assign(t) + ',"name":' + goJsonString(t.name) + ',"type":' +
+          inner;
+        break;
+      }
+    }
+    return '{"kind":' + body + "}";
+  }
+
+  /** Gives t the next id (after its children got theirs) and records its ref. */
+  private assign(t: Type): number {
+    const id = this.nextId++;
+    this.known.set(t, '{"kind":"ref","id":' + id + "}");
+    return id;
+  }
+
+  private encoder(t: Type): Encode {
+    let e = this.encoders.get(t);
+    if (e === undefined) {
+      e = this.build(t);
+      this.encoders.set(t, e);
+    }
+    return e;
+  }
+
+  private build(t: Type): Encode {
+    switch (t.kind) {
+      case Kind.Named:
+        return this.encoder(t.type);
+      case Kind.Error:
+        return this.encoder(t.inner);
+      case Kind.Primitive: {
+        const id = t.id;
+        if (id === ID_STRING) return (b) => b === null ? "null" : goJsonString(b as string);
+        if (id === ID_TYPE) return (b) => b === null ? "null" : this.typeText(b as Type);
+        if (id === ID_NULL) return () => "null";
+        // Other primitive texts never contain characters JSON escapes.
+        return (b) => b === null ? "null" : '"' + formatPrimitive(id, b) + '"';
+      }
+      case Kind.Record: {
+        const fields = t.fields.map((f) => this.encoder(f.type));
+        return (b) => {
+          if (b === null) return "null";
+          const a = b as Body[];
+          if (a.length === 0) return "[]";
+          let s = "[" + fields[0](a[0]);
+          for (let i = 1; i < a.length; i++) s += "," + fields[i](a[i]);
+          return s + "]";
+        };
+      }
+      case Kind.Array:
+      case Kind.Set: {
+        const elem = this.encoder(t.elem);
+        return (b) => {
+          if (b === null) return "null";
+          const a = b as Body[];
+          if (a.length === 0) return "[]";
+          let s = "[" + elem(a[0]);
+          for (let i = 1; i < a.length; i++) s += "," + elem(a[i]);
+          return s + "]";
+        };
+      }
+      case Kind.Map: {
+        const key = this.encoder(t.key);
+        const val = this.encoder(t.value);
+        return (b) => {
+          // An empty map is written as null (a nil slice in the reference).
+          if (b === null || (b as Body[]).length === 0) return "null";
+          const a = b as Body[];
+          let s = "[[" + key(a[0]) + "," + val(a[1]) + "]";
+          for (let i = 2; i < a.length; i += 2) s += ",[" + key(a[i]) + "," + val(a[i + 1]) + "]";
+          return s + "]";
+        };
+      }
+      case Kind.Union: {
+        const members = t.types.map((m) => this.encoder(m));
+        // The reference writes the tag of the member type, the last one if listed twice.
+        const tags = t.types.map((m) => '["' + t.types.lastIndexOf(m) + '",');
+        return (b) => {
+          if (b === null) return "null";
+          const u = b as UnionBody;
+          return tags[u.tag] + members[u.tag](u.body) + "]";
+        };
+      }
+      case Kind.Enum:
+        return (b) => b === null ? "null" : '"' + String(b) + '"';
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import assert from "node:assert/strict";
+import { formatZson, ZsonFormatter } from "../../lib/formats/zson/formatter.ts";
+import { parseZsonValue } from "../../lib/formats/zson/reader.ts";
+import { ZsonWriter } from "../../lib/formats/zson/writer.ts";
+import { TypeFloat32, TypeInt64, TypeString } from "../../lib/zed/types.ts";
+import { zctx } from "../../lib/zed/context.ts";
+import { Value } from "../../lib/zed/value.ts";
+
+/** Reads ZSON and formats it again. */
+function roundTrip(text: string, tab = 0): string {
+  const v = parseZsonValue(text);
+  return new ZsonFormatter(tab).format(v.type, v.body);
+}
+
+Deno.test("decoration follows the reference formatter (formats.md §2.8)", () => {
+  const cases: [string, string][] = [
+    ["1", "1"],
+    ["1(uint8)", "1(uint8)"],
+    ["18446744073709551615", "18446744073709551615(uint64)"],
+    ["null", "null"],
+    ["null(int64)", "null(int64)"],
+    ["{a:null(int64)}", "{a:null(int64)}"],
+    ["{a:null}", "{a:null}"],
+    ["[1,null(int64)]", "[1,null(int64)]"],
+    ["[null,null]", "[null,null]"],
+    ["|[null,127.0.0.1]|", "|[null(ip),127.0.0.1]|"],
+    ['|[1.5,"foo",1.5]|', '|["foo",1.5]|'],
+    ['[1,"b",2]', '[1,"b",2]'],
+    ["[8((int64,string)),3((int64,string))]", "[8,3]([(int64,string)])"],
+    [
+      '[null((int64,string,null)),"foo"((int64,string,null)),3((int64,string,null))]',
+      '[null,"foo",3]([(int64,string,null)])',
+    ],
+    ["1(int32)((int32,string))", "1(int32)((int32,string))"],
+    ['""((int32,string))', '""((int32,string))'],
+    ["null(string)((string,int32))", "null(string)((int32,string))"],
+    ["null((int64,string))", "null((int64,string))"],
+    ['{a:"a"((int64,string))}', '{a:"a"((int64,string))}'],
+    ["{version:[]([null])}", "{version:[]([null])}"],
+    ["[]", "[]"],
+    ["[]([uint8])", "[]"],
+    ["{a:[]([uint8])}", "{a:[]([uint8])}"],
+    ["{a:[1(uint8),2(uint8)]}", "{a:[1(uint8),2(uint8)]}"],
+    ["{a:|{}|}", "{a:|{}|(|{null:null}|)}"],
+    [
+      '|{"a":"foo"(named=(int64,string)),"b":1(named=(int64,string))}|',
+      '|{"a":"foo","b":1}|(|{string:named=(int64,string)}|)',
+    ],
+    ["{x:1}(=foo)", "{x:1}(=foo)"],
+    ["{a:1(=foo),b:2(foo),c:[3(foo),4(foo)]}", "{a:1(=foo),b:2(foo),c:[3(foo),4(foo)]}"],
+    ["[1(foo=uint8),2(foo)]", "[1(foo=uint8),2(foo)]"],
+    ["{x:null(=n)}", "{x:null(n=null)}"],
+    ["{x:null(n=int64),y:null(n)}", "{x:null(n=int64),y:null(n)}"],
+    ["{x:error(1(uint8))}", "{x:error(1)(error(uint8))}"],
+    ['error("x")', 'error("x")'],
+    ["{x:<foo=int64>,y:1(foo)}", "{x:<foo=int64>,y:1(=foo)}"],
+    ["%b(enum(a,b))", "%b(enum(a,b))"],
+    ["{a:{x:1}(=foo),b:{x:2(uint8)}(=foo)}", "{a:{x:1}(=foo),b:{x:2}(=foo)}"],
+    ["|{::1 :::1}|", "|{::1 :::1}|"],
+    [
+      '{"a b":1,"1a":2,$x:3,_:4,é:5,true:6,"a.b":7,"":8}',
+      '{"a b":1,"1a":2,$x:3,_:4,é:5,true:6,"a.b":7,"":8}',
+    ],
+    ['{x:1}(="github.com/acme/foo.Bar")', '{x:1}(="github.com/acme/foo.Bar")'],
+    ["{x:1}(=a.b)", "{x:1}(=a.b)"],
+  ];
+  for (const [input, want] of cases) assert.equal(roundTrip(input), want, input);
+});
+
+Deno.test("primitive text edge cases print exactly", () => {
+  const cases: [string, string][] = [
+    ["1.", "1."],
+    ["-0.", "0."],
+    ["1e20", "1e+20"],
+    ["0.1(float32)", "0.1(float32)"],
+    ["16777216.(float32)", "16777216.(float32)"],
+    ["NaN", "NaN"],
+    ["-Inf", "-Inf"],
+    ["2020-11-24T08:44:09.586441-08:00", "2020-11-24T16:44:09.586441Z"],
+    ["1970-01-01T00:00:00.000000001Z", "1970-01-01T00:00:00.000000001Z"],
+    ["8w", "56d"],
+    ["-292y171d23h47m16.854775808s", "-292y171d23h47m16.854775808s"],
+    [
+      '"a\\u0000b\\u0001\\u001f\\b\\f\\n\\r\\t\\"\\\\\\/"',
+      '"a\\u0000b\\u0001\\u001f\\b\\f\\n\\r\\t\\"\\\\/"',
+    ],
+    ['"A\\u030a"', '"Å"'],
+    ["0x", "0x"],
+    ["0xdeadbeef", "0xdeadbeef"],
+    ["10.0.0.1/8", "10.0.0.0/8"],
+    ["-9223372036854775808", "-9223372036854775808"],
+    ["300(uint8)", "300(uint8)"],
+    ["<{a:int64,b:[string]}>", "<{a:int64,b:[string]}>"],
+    ["<(string,int64)>", "<(int64,string)>"],
+  ];
+  for (const [input, want] of cases) assert.equal(roundTrip(input), want, input);
+});
+
+Deno.test("pretty layout matches -Z (formats.md §2.10)", () => {
+  const input = '{a:1(uint8),b:[1(int8),2(int8)],c:{d:"x"}(=foo),e:{d:"y"}(foo),' +
+    'f:|{"k":{x:1}}|,g:[]([null]),h:1((int64,string)),i:<foo={a:int64}>,k:<enum(a,b)>,m:<{}>,' +
+    'n:error({m:"x"}),o:null({a:int64})}';
+  const want = `{
+    a: 1 (uint8),
+    b: [
+        1 (int8),
+        2 (int8)
+    ],
+    c: {
+        d: "x"
+    } (=foo),
+    e: {
+        d: "y"
+    } (foo),
+    f: |{
+        "k": {
+            x: 1
+        }
+    }|,
+    g: [] ([null]),
+    h: 1 ((int64,string)),
+    i: <foo={
+        a: int64
+    }>,
+    k: <enum(a,b)>,
+    m: <{}>,
+    n: error({
+        m: "x"
+    }),
+    o: null ({a:int64})
+}`;
+  assert.equal(roundTrip(input, 4), want);
+  assert.equal(roundTrip("{d:|{}|}", 4), "{\n    d: |{\n    }| (|{null:null}|)\n}");
+  assert.equal(roundTrip("0 (myuint8=uint8)", 2), "0 (myuint8=uint8)");
+  assert.equal(
+    roundTrip("<({foo:int64},{bar:string},uint64)>", 4),
+    "<(\n    uint64,\n    {\n        bar: string\n    },\n    {\n        foo: int64\n    }\n)>",
+  );
+  assert.equal(roundTrip("{x:<|{string:int64}|>}", 4), "{\n    x: <|{    string: int64}|>\n}");
+});
+
+Deno.test("named types are redefined in each top-level value", async () => {
+  const chunks: Uint8Array[] = [];
+  const w = new ZsonWriter((c) => {
+    chunks.push(c);
+    return Promise.resolve();
+  });
+  const port = zctx.lookupNamed("port", zctx.lookupRecordOf(["x"], [TypeInt64]));
+  await w.write([new Value(port, [1]), new Value(port, [2])]);
+  await w.end();
+  const text = new TextDecoder().decode(new Uint8Array(chunks.flatMap((c) => [...c])));
+  assert.equal(text, "{x:1}(=port)\n{x:2}(=port)\n");
+});
+
+Deno.test("persist keeps matching definitions across values", () => {
+  const f = new ZsonFormatter(0, /^p/);
+  const port = zctx.lookupNamed("port", TypeString);
+  assert.equal(f.format(port, "a"), '"a"(=port)');
+  assert.equal(f.format(port, "b"), '"b"(port)');
+});
+
+Deno.test("formatZson decorates non-implied values", () => {
+  assert.equal(formatZson(TypeFloat32, Math.fround(1.5)), "1.5(float32)");
+  assert.equal(formatZson(TypeInt64, null), "null(int64)");
+});
