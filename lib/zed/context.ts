@@ -23,6 +23,7 @@ import { compareStrings } from "./utf8.ts";
 
 export class TypeContext {
   private table = new Map<string, Type>();
+  private latest = new Map<string, NamedType>();
   private nextId = 30;
 
   lookupRecord(fields: readonly Field[]): RecordType {
@@ -93,14 +94,24 @@ export class TypeContext {
     return t as ErrorType;
   }
 
+  /** The named type name=inner; it also becomes the name's latest binding. */
   lookupNamed(name: string, inner: Type): NamedType {
     if (lookupPrimitive(name) !== undefined) {
       throw invalid(`bad type name ${JSON.stringify(name)}: primitive type name`);
     }
     const key = "n" + name.length + ":" + name + "#" + inner.id;
-    let t = this.table.get(key);
+    let t = this.table.get(key) as NamedType | undefined;
     if (t === undefined) this.table.set(key, t = new NamedType(this.nextId++, name, inner));
-    return t as NamedType;
+    this.latest.set(name, t);
+    return t;
+  }
+
+  /**
+   * The type most recently bound to name (by data or by a query), as Go's
+   * Context.LookupTypeDef: queries use it to resolve `<name>` at run time.
+   */
+  latestNamed(name: string): NamedType | undefined {
+    return this.latest.get(name);
   }
 }
 

@@ -1,0 +1,37 @@
+// Aggregate functions. An Aggregator accumulates the values offered to it and
+// reports its result at any time: summarize asks once per group at the end,
+// a running aggregate in an expression asks after every value.
+
+import type { Value } from "../../zed/value.ts";
+
+export interface Aggregator {
+  /**
+   * Offers a value. The caller has already applied the aggregate's `where`
+   * clause and dropped error("missing"); everything else (nulls, other
+   * errors) is offered and the aggregate ignores what it does not consume.
+   */
+  consume(v: Value): void;
+  /** The result so far. */
+  result(): Value;
+}
+
+export interface AggregateDef {
+  /** Fewest and most arguments (count takes 0 or 1, the others exactly 1). */
+  min: number;
+  max: number;
+  make(): Aggregator;
+}
+
+const aggregates = new Map<string, AggregateDef>();
+
+export function registerAggregate(name: string, def: AggregateDef): void {
+  aggregates.set(name, def);
+}
+
+export function lookupAggregate(name: string): AggregateDef | undefined {
+  return aggregates.get(name);
+}
+
+export function isAggregateName(name: string): boolean {
+  return aggregates.has(name);
+}
