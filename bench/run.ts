@@ -3,12 +3,14 @@
 
 import { parseArgs } from "node:util";
 import { jsonPassthrough } from "./json_passthrough.ts";
+import { queryBenchmarks } from "./queries.ts";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
 const runs = Number(values.runs);
 const tmp = await Deno.makeTempDir({ prefix: "loch-bench-" });
 try {
   await jsonPassthrough(tmp, runs);
+  await queryBenchmarks(tmp, runs);
 } finally {
   await Deno.remove(tmp, { recursive: true });
 }

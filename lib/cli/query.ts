@@ -4,8 +4,10 @@ import { LochError, messageOf } from "../errors.ts";
 import { openReader } from "../formats/detect.ts";
 import { ByteInput, type Sink, type ValueReader } from "../formats/io.ts";
 import { openWriter, type WriterOptions } from "../formats/registry.ts";
-import { compile } from "../query/compile.ts";
-import { drain, ReaderSource } from "../query/pipeline.ts";
+import { compileQuery } from "../query/compiler/compile.ts";
+import { isYieldQuery } from "../query/compiler/inputs.ts";
+import { runQuery } from "../query/run.ts";
+import { NULL } from "../query/runtime/values.ts";
 import type { Batch } from "../zed/value.ts";
 import { type FlagSpec, flagUsage, parseFlags } from "./flags.ts";
 
@@ -34,6 +36,16 @@ is "*". Input formats are detected unless -i names one.
 
 options:
 ${flagUsage(queryFlags)}`;
+
+/** A reader of the given values. */
+class ValuesReader implements ValueReader {
+  constructor(private values: Batch | null) {}
+  read(): Promise<Batch | null> {
+    const v = this.values;
+    this.values = null;
+    return Promise.resolve(v);
+  }
+}
 
 /** Errors from an input carry its name, as `stdio:stdin: ...` or `path: ...`. */
 class NamedReader implements ValueReader {
@@ -110,18 +122,26 @@ export async function queryCommand(args: string[]): Promise<number> {
     return flags.h ? 0 : 2;
   }
   const [format, opts] = outputOptions(flags);
-  let query = "*";
+  let text = "*";
   let paths = rest;
+  let nullInput = false;
   if (!(await fileExists(rest[0]))) {
-    query = rest[0];
+    text = rest[0];
     paths = rest.slice(1);
-    if (paths.length === 0) throw new LochError("invalid", `no such file: ${query}`);
+    if (paths.length === 0) {
+      // A lone query that yields values runs once over a null value (as zq).
+      if (!isYieldQuery(text)) throw new LochError("invalid", `no such file: ${text}`);
+      nullInput = true;
+    }
   }
+  const query = compileQuery(text);
   const [sink, close] = stdoutSink();
   const writer = openWriter(format, sink, opts);
-  const source = new ReaderSource(paths.map((p) => inputReader(p, flags.i as string)));
+  const readers = nullInput
+    ? [new ValuesReader([NULL])]
+    : paths.map((p) => inputReader(p, flags.i as string));
   try {
-    await drain(compile(query, source), writer);
+    await runQuery(query, readers, writer);
   } finally {
     await close();
   }

@@ -28,8 +28,8 @@ function civil(days: number): [number, number, number] {
   return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
 }
 
-/** Days since 1970-01-01 of a civil date. */
-function daysFromCivil(y: number, m: number, d: number): number {
+/** Days since 1970-01-01 of a civil date (proleptic Gregorian). */
+export function daysFromCivil(y: number, m: number, d: number): number {
   y -= m <= 2 ? 1 : 0;
   const era = Math.floor(y / 400);
   const yoe = y - era * 400;
@@ -74,9 +74,10 @@ export function formatTime(ns: number | bigint): string {
 }
 
 const timeRE = /^(\d{4})-(\d\d)-(\d\d)T(\d\d?):(\d\d):(\d\d)(?:[.,](\d{1,9}))?(Z|[+-]\d\d:\d\d)$/;
-const DAYS_IN = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** Days in each month of a common year. */
+export const DAYS_IN = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-function isLeap(y: number): boolean {
+export function isLeap(y: number): boolean {
   return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
 }
 

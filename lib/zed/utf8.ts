@@ -71,3 +71,19 @@ export function wellFormed(s: string): string {
   const w = (s as any).toWellFormed;
   return typeof w === "function" ? w.call(s) : s;
 }
+
+/** The number of code points (Go's runes) in s. */
+export function codePointCount(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}

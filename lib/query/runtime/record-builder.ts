@@ -49,7 +49,7 @@ export class RecordBuilder {
       const name = path[d];
       let child = node.children.find((c) => c.name === name);
       if (child !== undefined && child.leaf >= 0) {
-        throw invalid(`duplicate field: ${JSON.stringify(path.slice(0, d + 1).join("."))}`);
+        throw invalid(`duplicate field: ${JSON.stringify(path.join("."))}`);
       }
       if (child === undefined) {
         child = { name, leaf: -1, children: [] };

@@ -1,0 +1,26 @@
+// avg: the mean of the non-null values convertible to float (numbers, times,
+// durations and numeric strings), as float64; null(float64) when there were none.
+
+import { TypeFloat64 } from "../../zed/types.ts";
+import { Value } from "../../zed/value.ts";
+import { toFloat } from "../expr/coerce.ts";
+import { type Aggregator, registerAggregate } from "./registry.ts";
+
+const NULL_FLOAT64 = new Value(TypeFloat64, null);
+
+class Avg implements Aggregator {
+  private sum = 0;
+  private count = 0;
+  consume(v: Value): void {
+    if (v.body === null) return;
+    const f = toFloat(v);
+    if (f === undefined) return;
+    this.sum += f;
+    this.count++;
+  }
+  result(): Value {
+    return this.count > 0 ? new Value(TypeFloat64, this.sum / this.count) : NULL_FLOAT64;
+  }
+}
+
+registerAggregate("avg", { min: 1, max: 1, make: () => new Avg() });

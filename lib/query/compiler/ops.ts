@@ -1,0 +1,315 @@
+// Compiles operator ASTs into operator factories (the reference's semantic
+// pass and kernel for operators, language.md §2–§3, §8): implied operators
+// are resolved, names inferred for assignments, declarations bound, and the
+// flow graph built from sequences, forks and switches.
+
+import { invalid, LochError, messageOf } from "../../errors.ts";
+import { lookupAggregate } from "../aggregates/registry.ts";
+import type * as ast from "../ast.ts";
+import { Cut } from "../ops/cut.ts";
+import { Drop } from "../ops/drop.ts";
+import { Fuse } from "../ops/fuse.ts";
+import { Head } from "../ops/head.ts";
+import type { Assignment } from "../ops/paths.ts";
+import { checkPutPaths, Put } from "../ops/put.ts";
+import { checkRenamePaths, Rename, type RenamePair } from "../ops/rename.ts";
+import { Sort } from "../ops/sort.ts";
+import { Summarize, type SummarizeAggregate, type SummarizeKey } from "../ops/summarize.ts";
+import { Tail } from "../ops/tail.ts";
+import { Uniq } from "../ops/uniq.ts";
+import { Filter } from "../ops/where.ts";
+import { Yield } from "../ops/yield.ts";
+import type { Expr } from "../runtime/expr.ts";
+import { BoolSwitch, Combine, Fork, ValueSwitch } from "../runtime/flow.ts";
+import { type Op, type OpFactory, Pass } from "../runtime/op.ts";
+import { isError, isMissing, MISSING } from "../runtime/values.ts";
+import { TypeType } from "../../zed/types.ts";
+import { Value } from "../../zed/value.ts";
+import { ExprCompiler, literalValue } from "./expr.ts";
+import type { Scope } from "./scope.ts";
+import { resolveType } from "./types.ts";
+
+const AGG_CALL_BOOL = new Set(["has", "has_error", "is_error", "is", "missing", "cidr_match"]);
+
+export class OpCompiler {
+  readonly exprs: ExprCompiler;
+
+  constructor() {
+    this.exprs = new ExprCompiler();
+  }
+
+  /** A sequence: declarations, then operators piped in order. */
+  sequential(seq: ast.Sequential, outer: Scope): OpFactory {
+    const scope = outer.enter();
+    for (const decl of seq.consts) this.declare(decl, scope);
+    const factories = seq.ops.map((op) => this.op(op, scope));
+    return (next) => {
+      let head = next;
+      for (let i = factories.length - 1; i >= 0; i--) head = factories[i](head);
+      return head;
+    };
+  }
+
+  private declare(decl: ast.Decl, scope: Scope): void {
+    const e = decl.expr;
+    if (e.kind === "TypeValue" && e.value.kind === "TypeDef") {
+      const t = resolveType(e.value, scope);
+      scope.define(decl.name, { kind: "type", value: new Value(TypeType, t), type: t });
+      return;
+    }
+    // Evaluated now, with `this` missing, as the reference does.
+    const v = this.exprs.compile(e, scope)(MISSING);
+    if (isError(v)) {
+      if (isMissing(v)) {
+        throw invalid(`const ${JSON.stringify(decl.name)}: cannot have variable dependency`);
+      }
+      const msg = typeof v.body === "string" ? v.body : String(v.body);
+      throw invalid(`const ${JSON.stringify(decl.name)}: ${JSON.stringify(msg)}`);
+    }
+    scope.define(decl.name, { kind: "const", value: v });
+  }
+
+  op(op: ast.Op, scope: Scope): OpFactory {
+    switch (op.kind) {
+      case "Sequential":
+        return this.sequential(op, scope);
+      case "Parallel": {
+        const legs = op.ops.map((leg) => this.sequential(leg, scope));
+        return (next) => {
+          const combine = new Combine(next, legs.length);
+          return new Fork(legs.map((leg) => leg(combine)));
+        };
+      }
+      case "Switch":
+        return this.switchOp(op, scope);
+      case "OpExpr":
+        return this.opExpr(op.expr, scope);
+      case "Search":
+      case "Where": {
+        const pred = this.exprs.compile(op.expr, scope);
+        return (next) => new Filter(next, pred);
+      }
+      case "Yield": {
+        const exprs = op.exprs.map((e) => this.exprs.compile(e, scope));
+        return (next) => new Yield(next, exprs);
+      }
+      case "OpAssignment":
+        return this.opAssignment(op.assignments, scope);
+      case "Summarize":
+        return this.summarize(op.keys ?? [], op.aggs ?? [], op.limit, scope);
+      case "Cut": {
+        const fields = op.args.map((a) => this.assignment(a, scope));
+        new Cut(nullOp, fields); // checks the field paths now
+        return (next) => new Cut(next, fields);
+      }
+      case "Put": {
+        const clauses = op.args.map((a) => this.assignment(a, scope));
+        checkPutPaths(clauses.map((c) => c.path));
+        return (next) => new Put(next, clauses);
+      }
+      case "Drop": {
+        const paths = op.args.map((e) => this.field(e, scope, "drop: "));
+        return (next) => new Drop(next, paths);
+      }
+      case "Rename": {
+        const pairs: RenamePair[] = op.args.map((a) => {
+          const explicit = "'rename' requires explicit field references";
+          const to = a.lhs === null ? undefined : this.exprs.path(a.lhs, scope);
+          const from = this.exprs.path(a.rhs, scope);
+          if (to === undefined || from === undefined) throw invalid(explicit);
+          return { to, from };
+        });
+        checkRenamePaths(pairs);
+        return (next) => new Rename(next, pairs);
+      }
+      case "Sort": {
+        const keys = (op.args ?? []).map((e) => this.exprs.compile(e, scope));
+        const opts = { reverse: op.order === "desc", nullsFirst: op.nullsfirst };
+        return (next) => new Sort(next, keys, opts);
+      }
+      case "Head":
+        return (next) => new Head(next, op.count || 1);
+      case "Tail":
+        return (next) => new Tail(next, op.count || 1);
+      case "Uniq":
+        return (next) => new Uniq(next, op.cflag);
+      case "Pass":
+        return (next) => new Pass(next);
+      case "Fuse":
+        return (next) => new Fuse(next);
+      case "Top":
+        if (op.args === null || op.args.length === 0) throw invalid("top: no arguments given");
+        throw invalid("top is not supported yet");
+    }
+    throw invalid(`${op.kind} is not supported yet`);
+  }
+
+  /** The reference's semOpExpr: an expression used as an operator. */
+  private opExpr(e: ast.Expr, scope: Scope): OpFactory {
+    if (e.kind === "Call") {
+      const agg = lookupAggregate(e.name);
+      const isScalarMinMax = (e.name === "min" || e.name === "max") && e.args.length > 1;
+      if (agg !== undefined && !isScalarMinMax) {
+        return this.summarize(
+          [],
+          [{
+            kind: "Assignment",
+            lhs: { kind: "ID", name: e.name },
+            rhs: e,
+          }],
+          0,
+          scope,
+        );
+      }
+      if (AGG_CALL_BOOL.has(e.name)) {
+        const pred = this.exprs.compile(e, scope);
+        return (next) => new Filter(next, pred);
+      }
+    }
+    const expr = this.exprs.compile(e, scope);
+    if (this.exprs.isBool(e, scope)) return (next) => new Filter(next, expr);
+    return (next) => new Yield(next, [expr]);
+  }
+
+  /** `a:=e, ...` as an operator: summarize when every RHS is an aggregate call, else put. */
+  private opAssignment(assignments: ast.Assignment[], scope: Scope): OpFactory {
+    const isAgg = assignments.map((a) => this.isAggCall(a.rhs));
+    if (isAgg.every((x) => x)) return this.summarize([], assignments, 0, scope);
+    if (isAgg.some((x) => x)) {
+      throw invalid("mix of aggregations and non-aggregations in assignment list");
+    }
+    const clauses = assignments.map((a) => this.assignment(a, scope));
+    checkPutPaths(clauses.map((c) => c.path));
+    return (next) => new Put(next, clauses);
+  }
+
+  private isAggCall(e: ast.Expr): boolean {
+    if (e.kind === "Agg") return true;
+    if (e.kind !== "Call" || lookupAggregate(e.name) === undefined) return false;
+    return !((e.name === "min" || e.name === "max") && e.args.length > 1);
+  }
+
+  private summarize(
+    keyNodes: ast.Assignment[],
+    aggNodes: ast.Assignment[],
+    limit: number,
+    scope: Scope,
+  ): OpFactory {
+    const keys: SummarizeKey[] = keyNodes.map((a) => this.assignment(a, scope, true));
+    const aggs: SummarizeAggregate[] = aggNodes.map((a) => {
+      const path = this.assignmentPath(a, scope, true);
+      const rhs = a.rhs;
+      let name: string, args: ast.Expr[], where: ast.Expr | null;
+      if (rhs.kind === "Agg") {
+        name = rhs.name;
+        args = rhs.expr === null ? [] : [rhs.expr];
+        where = rhs.where;
+        if (args.length === 0 && name !== "count") {
+          throw invalid(`aggregator '${name}' requires argument`);
+        }
+      } else if (rhs.kind === "Call") {
+        name = rhs.name;
+        args = rhs.args;
+        where = rhs.where;
+      } else {
+        throw invalid("illegal left-hand side of assignment'");
+      }
+      const def = lookupAggregate(name);
+      if (def === undefined) throw invalid(`unknown aggregation function: ${name}`);
+      if (args.length > 1) throw invalid(`${name}: wrong number of arguments`);
+      if (args.length < def.min) throw invalid(`${name}: argument required`);
+      return {
+        path,
+        def,
+        arg: args.length === 0 ? undefined : this.rhs(args[0], scope),
+        where: where === null ? undefined : this.rhs(where, scope),
+      };
+    });
+    // Building one checks the output paths for duplicates and adjacency.
+    new Summarize(nullOp, keys, aggs, limit);
+    return (next) => new Summarize(next, keys, aggs, limit);
+  }
+
+  /** An assignment's RHS, with the reference's error prefix. */
+  private rhs(e: ast.Expr, scope: Scope): Expr {
+    try {
+      return this.exprs.compile(e, scope);
+    } catch (err) {
+      if (err instanceof LochError) {
+        throw new LochError(err.kind, `rhs of assignment expression: ${messageOf(err)}`);
+      }
+      throw err;
+    }
+  }
+
+  /** A compiled `lhs := rhs` (or an rhs alone, its name inferred). */
+  private assignment(a: ast.Assignment, scope: Scope, summarize = false): Assignment {
+    const expr = this.rhs(a.rhs, scope);
+    return { path: this.assignmentPath(a, scope, summarize), expr };
+  }
+
+  /** The output path of an assignment (language.md §8.2). */
+  private assignmentPath(a: ast.Assignment, scope: Scope, _summarize: boolean): string[] {
+    let path: string[] | undefined;
+    const rhs = a.rhs;
+    if (a.lhs !== null) {
+      path = this.exprs.path(a.lhs, scope);
+    } else if (rhs.kind === "Call") {
+      path = [rhs.name];
+      if (rhs.name === "every") path = ["ts"];
+      else if (rhs.name === "quiet" && rhs.args.length > 0) {
+        path = this.exprs.path(rhs.args[0], scope) ?? path;
+      }
+    } else if (rhs.kind === "Agg") {
+      path = [rhs.name];
+    } else if (rhs.kind === "ID" && scope.lookup(rhs.name)?.kind === "var") {
+      path = [rhs.name];
+    } else {
+      path = this.exprs.path(rhs, scope);
+    }
+    if (path === undefined) throw invalid("illegal left-hand side of assignment'");
+    if (path.length === 0) throw invalid("cannot assign to 'this'");
+    return path;
+  }
+
+  private field(e: ast.Expr, scope: Scope, prefix: string): string[] {
+    const path = this.exprs.path(e, scope);
+    if (path === undefined) throw invalid(`${prefix}invalid expression used as a field`);
+    if (path.length === 0) throw invalid(`${prefix}cannot use 'this' as a field reference`);
+    return path;
+  }
+
+  private switchOp(op: ast.Op & { kind: "Switch" }, scope: Scope): OpFactory {
+    const legs = op.cases.map((c) => this.sequential(c.op, scope));
+    const build = (next: Op, make: (heads: Op[]) => Op) => {
+      const combine = new Combine(next, legs.length);
+      return make(legs.map((leg) => leg(combine)));
+    };
+    if (op.expr === null) {
+      // Boolean form: `default` is `case true` where it stands.
+      const preds = op.cases.map((c) =>
+        c.expr === null ? () => TRUE_VALUE : this.exprs.compile(c.expr, scope)
+      );
+      return (next) => build(next, (heads) => new BoolSwitch(heads, preds));
+    }
+    const expr = this.exprs.compile(op.expr, scope);
+    let defaultLeg = -1;
+    const cases: (Value | null)[] = [];
+    op.cases.forEach((c, i) => {
+      if (c.expr === null) {
+        defaultLeg = i;
+        cases.push(null);
+        return;
+      }
+      const v = this.exprs.constValue(c.expr, scope);
+      if (v === undefined) throw invalid("switch case is not a constant expression");
+      cases.push(v);
+    });
+    return (next) => build(next, (heads) => new ValueSwitch(heads, expr, cases, defaultLeg));
+  }
+}
+
+const TRUE_VALUE = literalValue({ kind: "Primitive", type: "bool", text: "true" });
+
+/** A sink for operators built only to validate their arguments. */
+const nullOp: Op = { push() {}, end() {}, done: true };

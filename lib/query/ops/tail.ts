@@ -1,0 +1,29 @@
+// `tail [N]`: the last N values (N = 0 means 1), emitted at the end of input.
+
+import type { Batch, Value } from "../../zed/value.ts";
+import { type Op, Unary } from "../runtime/op.ts";
+
+export class Tail extends Unary {
+  private readonly limit: number;
+  private held: Value[] = [];
+
+  constructor(next: Op, n: number) {
+    super(next);
+    this.limit = n === 0 ? 1 : n;
+  }
+
+  push(batch: Batch): void {
+    const held = this.held;
+    for (let i = 0; i < batch.length; i++) held.push(batch[i]);
+    // Trim in bulk, so the cost per value stays constant.
+    if (held.length >= 2 * this.limit + 1024) this.held = held.slice(held.length - this.limit);
+  }
+
+  override end(): void {
+    const held = this.held;
+    this.held = [];
+    const out = held.length > this.limit ? held.slice(held.length - this.limit) : held;
+    this.emit(out);
+    this.next.end();
+  }
+}

@@ -1,0 +1,68 @@
+// `uniq [-c]`: drops adjacent duplicates (language.md §3.21). Values are
+// compared by their encoded bodies only, so the type is ignored: 1 and
+// 1(int32) are duplicates (and so are null and "", whose bodies are both
+// empty, as in the reference). With -c each output is
+// {value:<v>,count:<n>(uint64)}, v being the first of its run.
+
+import { bytesEqual } from "../../zed/bytes.ts";
+import { zctx } from "../../zed/context.ts";
+import { type RecordType, type Type, TypeUint64 } from "../../zed/types.ts";
+import { type Batch, Value } from "../../zed/value.ts";
+import { encodeBody } from "../../zed/zcode.ts";
+import { type Op, Unary } from "../runtime/op.ts";
+import { bodiesEqual } from "../expr/equal.ts";
+
+export class Uniq extends Unary {
+  private last: Value | undefined = undefined;
+  private lastBytes: Uint8Array | undefined = undefined;
+  private count = 0;
+  private readonly countTypes = new Map<Type, RecordType>();
+
+  constructor(next: Op, private readonly withCount: boolean) {
+    super(next);
+  }
+
+  push(batch: Batch): void {
+    const out: Value[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      const v = batch[i];
+      if (this.last !== undefined && this.same(v)) {
+        this.count++;
+        continue;
+      }
+      if (this.last !== undefined) out.push(this.wrap(this.last));
+      this.last = v;
+      this.lastBytes = undefined;
+      this.count = 1;
+    }
+    this.emit(out);
+  }
+
+  override end(): void {
+    if (this.last !== undefined) {
+      this.next.push([this.wrap(this.last)]);
+      this.last = undefined;
+    }
+    this.next.end();
+  }
+
+  private same(v: Value): boolean {
+    const last = this.last!;
+    // Values of one type: compare the bodies directly.
+    if (v.type === last.type && v.body !== null && last.body !== null) {
+      return bodiesEqual(v.type, v.body, last.body);
+    }
+    if (this.lastBytes === undefined) this.lastBytes = encodeBody(last.type, last.body);
+    return bytesEqual(encodeBody(v.type, v.body), this.lastBytes);
+  }
+
+  private wrap(v: Value): Value {
+    if (!this.withCount) return v;
+    let t = this.countTypes.get(v.type);
+    if (t === undefined) {
+      t = zctx.lookupRecordOf(["value", "count"], [v.type, TypeUint64]);
+      this.countTypes.set(v.type, t);
+    }
+    return new Value(t, [v.body, this.count]);
+  }
+}

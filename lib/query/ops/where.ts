@@ -1,0 +1,43 @@
+// `where` (and `search`, and implied filters): keeps the values for which a
+// predicate is true. The reference's filter rule (language.md §3.20): false,
+// null, error("missing") and error("quiet") drop the value; any other error
+// is emitted in place of the value; a non-bool result becomes
+// error("not type bool: <zson>").
+
+import type { Batch, Value } from "../../zed/value.ts";
+import { Kind, TypeBool, typeUnder } from "../../zed/types.ts";
+import type { Expr } from "../runtime/expr.ts";
+import { type Op, Unary } from "../runtime/op.ts";
+import { errorValue, isError, isMissing, isQuiet, zson } from "../runtime/values.ts";
+
+/**
+ * What the filter emits for input v whose predicate result is r: v itself,
+ * an error value, or undefined (dropped).
+ */
+export function filterOne(v: Value, r: Value): Value | undefined {
+  const t = r.type;
+  if (t === TypeBool || (t.kind === Kind.Named && typeUnder(t) === TypeBool)) {
+    // Like every per-value operator of the reference, a filter never passes
+    // error("missing") or error("quiet") on, even as its own input.
+    return r.body === true && !isMissing(v) && !isQuiet(v) ? v : undefined;
+  }
+  if (isError(r)) return isMissing(r) || isQuiet(r) ? undefined : r;
+  return errorValue("not type bool: " + zson(r));
+}
+
+export class Filter extends Unary {
+  constructor(next: Op, private readonly pred: Expr) {
+    super(next);
+  }
+
+  push(batch: Batch): void {
+    const pred = this.pred;
+    const out: Value[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      const v = batch[i];
+      const r = filterOne(v, pred(v));
+      if (r !== undefined) out.push(r);
+    }
+    this.emit(out);
+  }
+}
