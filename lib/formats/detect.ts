@@ -96,7 +96,7 @@ async function detect(input: ByteInput): Promise<ValueReader> {
     for (const name of detectionOrder) {
       const f: InputFormat | undefined = inputFormat(name);
       if (f?.detect === undefined) continue;
-      const d = f.detect(text, eof);
+      const d = f.detect(text, eof, prefix);
       if (d.ok === true) return f.open(input);
       if (d.ok === "more") {
         needMore = true;

@@ -160,6 +160,13 @@ export class NeedMore extends Error {
   }
 }
 
+/**
+ * Tries the start of the input as one format: `text` is the prefix decoded as
+ * UTF-8, `bytes` the same prefix raw (binary formats use it), `eof` true when
+ * the prefix is the whole input.
+ */
+export type Detector = (text: string, eof: boolean, bytes: Uint8Array) => Detection;
+
 /** What a detector concluded from a prefix of the input. */
 export type Detection =
   | { ok: true }

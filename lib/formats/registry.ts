@@ -4,7 +4,7 @@
 
 import {
   type ByteInput,
-  type Detection,
+  type Detector,
   type Sink,
   TextInput,
   type ValueReader,
@@ -21,14 +21,14 @@ import { invalid } from "../errors.ts";
 export interface InputFormat {
   readonly name: string;
   open(input: ByteInput): ValueReader;
-  /** Tries the start of the input as this format (text formats). */
-  detect?(text: string, eof: boolean): Detection;
+  /** Tries the start of the input as this format. */
+  detect?: Detector;
 }
 
 const textFormat = (
   name: string,
   make: (t: TextInput) => ValueReader,
-  detect?: (text: string, eof: boolean) => Detection,
+  detect?: Detector,
 ): InputFormat => ({ name, open: (input) => make(new TextInput(input)), detect });
 
 const inputFormats: InputFormat[] = [
