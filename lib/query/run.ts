@@ -4,6 +4,7 @@
 
 import type { ValueReader, ValueWriter } from "../formats/io.ts";
 import type { CompiledQuery } from "./compiler/compile.ts";
+import { invalid } from "../errors.ts";
 import { Collector } from "./runtime/op.ts";
 
 export async function runQuery(
@@ -12,21 +13,26 @@ export async function runQuery(
   writer: ValueWriter,
 ): Promise<void> {
   const out = new Collector();
-  const head = query.make(out);
+  const heads = query.make(out);
+  if (heads.length > 1 && readers.length !== heads.length) {
+    throw invalid("join operaetor requires two inputs"); // sic, the reference's text
+  }
   const flush = async () => {
     for (const b of out.take()) await writer.write(b);
   };
   try {
-    for (const reader of readers) {
+    for (let i = 0; i < readers.length; i++) {
+      const head = heads[heads.length > 1 ? i : 0];
       while (!head.done) {
-        const batch = await reader.read();
+        const batch = await readers[i].read();
         if (batch === null) break;
         head.push(batch);
         await flush();
       }
-      if (head.done) break;
+      if (heads.length > 1) head.end();
+      else if (head.done) break;
     }
-    head.end();
+    if (heads.length === 1) heads[0].end();
     await flush();
   } finally {
     await writer.end();

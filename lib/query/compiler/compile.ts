@@ -2,18 +2,18 @@
 
 import "../aggregates/mod.ts";
 import "../functions/mod.ts";
-import type { OpFactory } from "../runtime/op.ts";
+import type { Op } from "../runtime/op.ts";
 import { parseQuery } from "../parser/parse.ts";
 import { OpCompiler } from "./ops.ts";
 import { Scope } from "./scope.ts";
 
 export interface CompiledQuery {
-  /** Builds a fresh instance of the query's operators in front of `next`. */
-  make: OpFactory;
+  /** Input ports: 1, or 2 for a query that starts with `join`. */
+  inputs: number;
+  /** Builds a fresh instance of the query's operators in front of `next`; returns its inputs. */
+  make: (next: Op) => Op[];
 }
 
 export function compileQuery(text: string): CompiledQuery {
-  const ast = parseQuery(text);
-  const make = new OpCompiler().sequential(ast, new Scope());
-  return { make };
+  return new OpCompiler().program(parseQuery(text), new Scope());
 }

@@ -17,6 +17,12 @@ import { Sort } from "../ops/sort.ts";
 import { Summarize, type SummarizeAggregate, type SummarizeKey } from "../ops/summarize.ts";
 import { Tail } from "../ops/tail.ts";
 import { Uniq } from "../ops/uniq.ts";
+import { Explode } from "../ops/explode.ts";
+import { Join, type JoinStyle } from "../ops/join.ts";
+import { Merge } from "../ops/merge.ts";
+import { compileLateral, type Locals, Over } from "../ops/over.ts";
+import { Top } from "../ops/top.ts";
+import { Shape } from "../ops/shape.ts";
 import { Filter } from "../ops/where.ts";
 import { Yield } from "../ops/yield.ts";
 import type { Expr } from "../runtime/expr.ts";
@@ -26,7 +32,8 @@ import { isError, isMissing, MISSING } from "../runtime/values.ts";
 import { TypeType } from "../../zed/types.ts";
 import { Value } from "../../zed/value.ts";
 import { ExprCompiler, literalValue } from "./expr.ts";
-import type { Scope } from "./scope.ts";
+import { Frame, type Scope } from "./scope.ts";
+import { rewriteSQL } from "./sql.ts";
 import { resolveType } from "./types.ts";
 
 const AGG_CALL_BOOL = new Set(["has", "has_error", "is_error", "is", "missing", "cidr_match"]);
@@ -35,19 +42,119 @@ export class OpCompiler {
   readonly exprs: ExprCompiler;
 
   constructor() {
-    this.exprs = new ExprCompiler();
+    this.exprs = new ExprCompiler((node, scope) => this.lateral(node, scope));
+  }
+
+  /**
+   * The whole program. Its input ports are one, or two when it starts with
+   * `join` (zq feeds the two inputs to the join's legs).
+   */
+  program(seq: ast.Sequential, outer: Scope): { inputs: number; make: (next: Op) => Op[] } {
+    const scope = outer.enter();
+    for (const decl of seq.consts) this.declare(decl, scope);
+    const [first, ...rest] = seq.ops;
+    if (first.kind === "Join") {
+      const join = this.joinOp(first, scope);
+      const after = this.chain(rest, scope);
+      return { inputs: 2, make: (next) => join(after(next)).ports };
+    }
+    const make = this.chain(seq.ops, scope);
+    return { inputs: 1, make: (next) => [make(next)] };
   }
 
   /** A sequence: declarations, then operators piped in order. */
   sequential(seq: ast.Sequential, outer: Scope): OpFactory {
     const scope = outer.enter();
     for (const decl of seq.consts) this.declare(decl, scope);
-    const factories = seq.ops.map((op) => this.op(op, scope));
+    return this.chain(seq.ops, scope);
+  }
+
+  /** Operators piped in order; parallel legs feed a following join or merge directly. */
+  private chain(ops: ast.Op[], scope: Scope): OpFactory {
+    const factories: OpFactory[] = [];
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i], following = ops[i + 1];
+      if (op.kind === "Parallel" && (following?.kind === "Join" || following?.kind === "Merge")) {
+        const legs = op.ops.map((leg) => this.sequential(leg, scope));
+        const multi = following.kind === "Join"
+          ? this.joinOp(following, scope, legs.length)
+          : this.mergeOp(following, scope, legs.length);
+        factories.push((next) => {
+          const m = multi(next);
+          return new Fork(legs.map((leg, k) => leg(m.ports[k])));
+        });
+        i++;
+        continue;
+      }
+      if (op.kind === "Join") throw invalid("join requires two upstream parallel query paths");
+      if (op.kind === "Merge") throw invalid("merge: multiple upstream paths required");
+      factories.push(this.op(op, scope));
+    }
     return (next) => {
       let head = next;
       for (let i = factories.length - 1; i >= 0; i--) head = factories[i](head);
       return head;
     };
+  }
+
+  private joinOp(
+    op: ast.Join,
+    scope: Scope,
+    legs = 2,
+  ): (next: Op) => { ports: Op[] } {
+    if (legs !== 2) throw invalid("join requires two upstream parallel query paths");
+    let leftKey = this.exprs.compile(op.left_key, scope);
+    let rightKey = this.exprs.compile(op.right_key, scope);
+    const args = (op.args ?? []).map((a) => this.assignment(a, scope));
+    new Join(nullOp, "inner", leftKey, rightKey, args); // checks the output paths now
+    // A right join is a left join with the inputs and keys swapped.
+    const style: JoinStyle = op.style === "right" ? "left" : op.style;
+    const swap = op.style === "right";
+    if (swap) [leftKey, rightKey] = [rightKey, leftKey];
+    return (next) => {
+      const j = new Join(next, style, leftKey, rightKey, args);
+      return { ports: swap ? [j.ports[1], j.ports[0]] : j.ports };
+    };
+  }
+
+  private mergeOp(op: ast.Op & { kind: "Merge" }, scope: Scope, legs: number) {
+    const key = this.exprs.compile(op.expr, scope);
+    return (next: Op) => new Merge(next, legs, key);
+  }
+
+  /** `over e, ... [with x=e, ...] [=> ( seq )]`. */
+  private over(
+    exprs: ast.Expr[],
+    locals: ast.Local[],
+    scopeSeq: ast.Sequential | null,
+    scope: Scope,
+  ) {
+    const gens = exprs.map((e) => this.exprs.compile(e, scope));
+    if (scopeSeq === null) return (next: Op) => new Over(next, gens);
+    const [inner, bound] = this.bindLocals(locals, scope);
+    const seq = this.sequential(scopeSeq, inner);
+    return (next: Op) => new Over(next, gens, seq, bound);
+  }
+
+  /** Compiles `with` locals (in the outer scope) and a scope that sees them. */
+  private bindLocals(locals: ast.Local[], scope: Scope): [Scope, Locals | undefined] {
+    if (locals.length === 0) return [scope, undefined];
+    const frame = new Frame();
+    const inner = scope.enter();
+    const exprs: Expr[] = [];
+    locals.forEach((l, slot) => {
+      // Each local may refer to the ones before it.
+      exprs.push(this.exprs.compile(l.expr, inner));
+      inner.define(l.name, { kind: "var", frame, slot });
+    });
+    return [inner, { frame, exprs }];
+  }
+
+  /** `(over e, ... with x=e | seq)` as an expression. */
+  private lateral(node: ast.Expr & { kind: "OverExpr" }, scope: Scope): Expr {
+    const gens = node.exprs.map((e) => this.exprs.compile(e, scope));
+    const [inner, bound] = this.bindLocals(node.locals ?? [], scope);
+    return compileLateral(gens, this.sequential(node.scope, inner), bound);
   }
 
   private declare(decl: ast.Decl, scope: Scope): void {
@@ -137,9 +244,32 @@ export class OpCompiler {
         return (next) => new Pass(next);
       case "Fuse":
         return (next) => new Fuse(next);
-      case "Top":
+      case "Shape":
+        return (next) => new Shape(next);
+      case "SQLExpr":
+        return this.op(
+          rewriteSQL(op, scope, {
+            assignmentPath: (a, s) => this.assignmentPath(a, s, false),
+            path: (e, s) => this.exprs.path(e, s),
+          }),
+          scope,
+        );
+      case "Top": {
         if (op.args === null || op.args.length === 0) throw invalid("top: no arguments given");
-        throw invalid("top is not supported yet");
+        const keys = op.args.map((e) => this.exprs.compile(e, scope));
+        return (next) => new Top(next, op.limit, keys, op.flush);
+      }
+      case "Over":
+        return this.over(op.exprs, [], op.scope, scope);
+      case "Let":
+        if (op.over.scope === null) throw invalid("let operator missing scope in AST");
+        return this.over(op.over.exprs, op.locals, op.over.scope, scope);
+      case "Explode": {
+        const exprs = op.args.map((e) => this.exprs.compile(e, scope));
+        const type = resolveType(op.type, scope);
+        const name = op.as === null ? ["value"] : this.field(op.as, scope, "");
+        return (next) => new Explode(next, exprs, type, name[name.length - 1]);
+      }
     }
     throw invalid(`${op.kind} is not supported yet`);
   }

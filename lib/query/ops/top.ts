@@ -1,0 +1,103 @@
+// `top [N] [-flush] keys` (language.md §3.23): the N largest values by the
+// keys, emitted in descending order at the end (or after every batch with
+// -flush). Kept in a min-heap that follows Go's container/heap, so ties
+// resolve as the reference's do.
+
+import { compareValues } from "../../zed/compare.ts";
+import type { Batch, Value } from "../../zed/value.ts";
+import { compileFieldPath } from "../expr/access.ts";
+import type { Expr } from "../runtime/expr.ts";
+import { type Op, Unary } from "../runtime/op.ts";
+import { isMissing, NULL } from "../runtime/values.ts";
+import { guessSortKey } from "./sort.ts";
+
+const DEFAULT_LIMIT = 100;
+
+export class Top extends Unary {
+  private heap: Value[] = [];
+  private keys: readonly Expr[] | undefined;
+  private readonly limit: number;
+
+  constructor(next: Op, limit: number, keys: readonly Expr[], private readonly flush: boolean) {
+    super(next);
+    this.limit = limit || DEFAULT_LIMIT;
+    this.keys = keys.length > 0 ? keys : undefined;
+  }
+
+  /** Missing keys count as null; nulls are smallest. */
+  private compare(a: Value, b: Value): number {
+    for (const k of this.keys!) {
+      let x = k(a), y = k(b);
+      if (isMissing(x)) x = NULL;
+      if (isMissing(y)) y = NULL;
+      const c = compareValues(x.type, x.body, y.type, y.body, false);
+      if (c !== 0) return c;
+    }
+    return 0;
+  }
+
+  private less(i: number, j: number): boolean {
+    return this.compare(this.heap[i], this.heap[j]) < 0;
+  }
+
+  private swap(i: number, j: number): void {
+    const h = this.heap;
+    [h[i], h[j]] = [h[j], h[i]];
+  }
+
+  private up(j: number): void {
+    for (;;) {
+      const i = (j - 1) >> 1;
+      if (j <= 0 || i === j || !this.less(j, i)) break;
+      this.swap(i, j);
+      j = i;
+    }
+  }
+
+  private down(i0: number, n: number): void {
+    let i = i0;
+    for (;;) {
+      const j1 = 2 * i + 1;
+      if (j1 >= n || j1 < 0) break;
+      let j = j1;
+      const j2 = j1 + 1;
+      if (j2 < n && this.less(j2, j1)) j = j2;
+      if (!this.less(j, i)) break;
+      this.swap(i, j);
+      i = j;
+    }
+  }
+
+  private pushHeap(v: Value): void {
+    this.heap.push(v);
+    this.up(this.heap.length - 1);
+  }
+
+  private popHeap(): Value {
+    const n = this.heap.length - 1;
+    this.swap(0, n);
+    this.down(0, n);
+    return this.heap.pop()!;
+  }
+
+  push(batch: Batch): void {
+    for (const v of batch) {
+      this.keys ??= [compileFieldPath(guessSortKey(v))];
+      if (this.heap.length < this.limit || this.compare(this.heap[0], v) < 0) this.pushHeap(v);
+      if (this.heap.length > this.limit) this.popHeap();
+    }
+    if (this.flush) this.emitSorted();
+  }
+
+  private emitSorted(): void {
+    const out: Value[] = new Array(this.heap.length);
+    for (let i = out.length - 1; i >= 0; i--) out[i] = this.popHeap();
+    this.heap = [];
+    this.emit(out);
+  }
+
+  override end(): void {
+    this.emitSorted();
+    super.end();
+  }
+}
