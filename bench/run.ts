@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { jsonPassthrough } from "./json_passthrough.ts";
 import { queryBenchmarks } from "./queries.ts";
+import { zngBenchmarks } from "./zng.ts";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
 const runs = Number(values.runs);
@@ -11,6 +12,7 @@ const tmp = await Deno.makeTempDir({ prefix: "loch-bench-" });
 try {
   await jsonPassthrough(tmp, runs);
   await queryBenchmarks(tmp, runs);
+  await zngBenchmarks(tmp, runs);
 } finally {
   await Deno.remove(tmp, { recursive: true });
 }

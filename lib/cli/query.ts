@@ -13,8 +13,13 @@ import { type FlagSpec, flagUsage, parseFlags } from "./flags.ts";
 
 export const queryFlags: FlagSpec[] = [
   { name: "i", kind: "string", arg: "format", default: "auto", help: "input format" },
-  { name: "f", kind: "string", arg: "format", help: "output format" },
-  { name: "z", kind: "bool", help: "one-line ZSON output (the default)" },
+  {
+    name: "f",
+    kind: "string",
+    arg: "format",
+    help: "output format (default zng, or zson on a terminal)",
+  },
+  { name: "z", kind: "bool", help: "one-line ZSON output (the default on a terminal)" },
   { name: "Z", kind: "bool", help: "pretty ZSON output" },
   { name: "j", kind: "bool", help: "JSON output, one value per line" },
   { name: "pretty", kind: "int", arg: "N", default: 4, help: "ZSON indent for -Z and -f zson" },
@@ -23,6 +28,15 @@ export const queryFlags: FlagSpec[] = [
     kind: "string",
     arg: "regexp",
     help: "keep ZSON type definitions matching regexp across values",
+  },
+  { name: "B", kind: "bool", help: "allow binary ZNG output to a terminal" },
+  { name: "zngcompress", kind: "bool", default: true, help: "compress ZNG frames" },
+  {
+    name: "zngframethresh",
+    kind: "int",
+    arg: "bytes",
+    default: 524288,
+    help: "minimum ZNG frame size in uncompressed bytes",
   },
   { name: "h", kind: "bool", help: "show this help" },
 ];
@@ -96,10 +110,17 @@ function outputOptions(flags: Record<string, unknown>): [string, WriterOptions] 
   if ((z || Z) && f !== undefined) throw new LochError("invalid", "cannot use -z or -Z with -f");
   const pretty = flags.pretty as number;
   const persist = flags.persist === undefined ? undefined : new RegExp(flags.persist as string);
+  const zng = {
+    zngCompress: flags.zngcompress as boolean,
+    zngFrameThreshold: flags.zngframethresh as number,
+  };
   if (j) return ["json", {}];
   if (Z) return ["zson", { pretty, persist }];
-  if (f !== undefined) return [f, { pretty, persist }];
-  return ["zson", { pretty: 0, persist }];
+  if (z) return ["zson", { pretty: 0, persist }];
+  if (f !== undefined) return [f, { pretty, persist, ...zng }];
+  // ZNG by default, but not onto a terminal (as zq).
+  if (!flags.B && Deno.stdout.isTerminal()) return ["zson", { pretty: 0, persist }];
+  return ["zng", zng];
 }
 
 /** Writes to stdout; a closed pipe ends output quietly. */
@@ -125,7 +146,7 @@ export async function queryCommand(args: string[]): Promise<number> {
   let text = "*";
   let paths = rest;
   let nullInput = false;
-  if (!(await fileExists(rest[0]))) {
+  if (rest[0] !== "-" && !(await fileExists(rest[0]))) {
     text = rest[0];
     paths = rest.slice(1);
     if (paths.length === 0) {

@@ -90,7 +90,7 @@ async function detect(input: ByteInput): Promise<ValueReader> {
     const [chunks, eof] = await readPrefix(input, want);
     unreadAll(input, chunks);
     const prefix = concat(chunks);
-    const text = new TextDecoder().decode(prefix);
+    const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(prefix);
     const errors = new Map<string, string>();
     let needMore = false;
     for (const name of detectionOrder) {

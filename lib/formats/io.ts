@@ -12,6 +12,8 @@ export const BATCH_SIZE = 1000;
 export interface ValueReader {
   /** The next batch (never empty), or null at the end of the input. */
   read(): Promise<Batch | null>;
+  /** Releases what the reader holds (files) when it is not read to the end. */
+  close?(): Promise<void>;
 }
 
 export interface ValueWriter {
@@ -104,7 +106,8 @@ export class TextInput {
   eof = false;
   /** Newlines in text already dropped, for error line numbers. */
   private linesBefore = 0;
-  private decoder = new TextDecoder("utf-8", { ignoreBOM: false });
+  // A byte-order mark is kept as a character, as the reference's readers see it.
+  private decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
   constructor(readonly input: ByteInput, private minChunk = 1 << 20) {}
 

@@ -16,6 +16,17 @@ import { detectZjson, ZjsonReader } from "./zjson/reader.ts";
 import { ZjsonWriter } from "./zjson/writer.ts";
 import { detectZson, ZsonReader } from "./zson/reader.ts";
 import { ZsonWriter } from "./zson/writer.ts";
+import { ParquetReader } from "./parquet/reader.ts";
+import { CsvReader, detectCsv } from "./csv/reader.ts";
+import { CsvWriter } from "./csv/writer.ts";
+import { LineReader } from "./line/reader.ts";
+import { ParquetWriter } from "./parquet/writer.ts";
+import { detectZng, ZngReader } from "./zng/reader.ts";
+import { ZngWriter } from "./zng/writer.ts";
+import { detectZeek, ZeekReader } from "./zeek/reader.ts";
+import { ZeekWriter } from "./zeek/writer.ts";
+import { TableWriter } from "./text/table.ts";
+import { TextWriter } from "./text/text.ts";
 import { invalid } from "../errors.ts";
 
 export interface InputFormat {
@@ -31,10 +42,21 @@ const textFormat = (
   detect?: Detector,
 ): InputFormat => ({ name, open: (input) => make(new TextInput(input)), detect });
 
+const binaryFormat = (
+  name: string,
+  make: (input: ByteInput) => ValueReader,
+  detect?: Detector,
+): InputFormat => ({ name, open: make, detect });
+
 const inputFormats: InputFormat[] = [
+  textFormat("zeek", (t) => new ZeekReader(t), detectZeek),
+  binaryFormat("parquet", (input) => new ParquetReader(input)),
+  textFormat("csv", (t) => new CsvReader(t), detectCsv),
+  textFormat("line", (t) => new LineReader(t)),
   textFormat("zjson", (t) => new ZjsonReader(t), detectZjson),
   textFormat("json", (t) => new JsonReader(t), detectJson),
   textFormat("zson", (t) => new ZsonReader(t), detectZson),
+  binaryFormat("zng", (input) => new ZngReader(input), detectZng),
 ];
 
 /** Detectors in the order the reference tries them. */
@@ -72,6 +94,10 @@ export interface WriterOptions {
   pretty?: number;
   /** ZSON: keep named type definitions matching this across values. */
   persist?: RegExp;
+  /** ZNG: LZ4-compress frames (default true). */
+  zngCompress?: boolean;
+  /** ZNG: buffered bytes that make a frame (default 512 KiB). */
+  zngFrameThreshold?: number;
 }
 
 type WriterFactory = (sink: Sink, opts: WriterOptions) => ValueWriter;
@@ -81,6 +107,13 @@ const outputFormats: Record<string, WriterFactory> = {
   zjson: (sink) => new ZjsonWriter(sink),
   json: (sink) => new JsonWriter(sink),
   ndjson: (sink) => new JsonWriter(sink),
+  parquet: (sink) => new ParquetWriter(sink),
+  csv: (sink) => new CsvWriter(sink),
+  zeek: (sink) => new ZeekWriter(sink),
+  table: (sink) => new TableWriter(sink),
+  text: (sink) => new TextWriter(sink),
+  zng: (sink, o) =>
+    new ZngWriter(sink, { compress: o.zngCompress, frameThreshold: o.zngFrameThreshold }),
 };
 
 export function outputFormatNames(): string[] {

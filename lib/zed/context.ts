@@ -20,6 +20,7 @@ import {
   UnionType,
 } from "./types.ts";
 import { compareStrings } from "./utf8.ts";
+import { quoteGoString } from "./goquote.ts";
 
 export class TypeContext {
   private table = new Map<string, Type>();
@@ -35,7 +36,7 @@ export class TypeContext {
     const t = this.table.get(key);
     if (t !== undefined) return t as RecordType;
     const dup = duplicateField(fields);
-    if (dup !== undefined) throw invalid(`duplicate field: ${JSON.stringify(dup)}`);
+    if (dup !== undefined) throw invalid(`duplicate field: ${quoteGoString(dup)}`);
     const rec = new RecordType(this.nextId++, fields.slice());
     this.table.set(key, rec);
     return rec;
@@ -118,19 +119,11 @@ export class TypeContext {
 /** The process-wide type context. */
 export const zctx = new TypeContext();
 
+/** The first duplicated name in byte order (the one the reference reports), if any. */
 function duplicateField(fields: readonly Field[]): string | undefined {
   if (fields.length < 2) return undefined;
-  if (fields.length < 16) {
-    for (let i = 1; i < fields.length; i++) {
-      for (let j = 0; j < i; j++) if (fields[i].name === fields[j].name) return fields[i].name;
-    }
-    return undefined;
-  }
-  const seen = new Set<string>();
-  for (const f of fields) {
-    if (seen.has(f.name)) return f.name;
-    seen.add(f.name);
-  }
+  const names = fields.map((f) => f.name).sort(compareStrings);
+  for (let i = 1; i < names.length; i++) if (names[i] === names[i - 1]) return names[i];
   return undefined;
 }
 

@@ -3,7 +3,7 @@
 // ZNG writer, and by set/map normalization and byte-wise comparison, which the
 // reference defines over these bytes.
 
-import { ByteWriter } from "./bytes.ts";
+import { ByteWriter, uvarintLength } from "./bytes.ts";
 import { appendTypeValue } from "./typevalue.ts";
 import {
   ID_BOOL,
@@ -100,18 +100,9 @@ function appendPrimitive(w: ByteWriter, id: number, body: Body): void {
       w.byte(2);
       w.byte(body ? 1 : 0);
       return;
-    case ID_STRING: {
-      const s = body as string;
-      const b = isAscii(s) ? null : textEncoder.encode(s);
-      const n = b === null ? s.length : b.length;
-      w.uvarint(n + 1);
-      if (b !== null) w.bytes(b);
-      else {
-        w.ensure(n);
-        for (let i = 0; i < n; i++) w.buf[w.pos++] = s.charCodeAt(i);
-      }
+    case ID_STRING:
+      appendString(w, body as string);
       return;
-    }
     case ID_BYTES:
     case ID_IP:
     case ID_NET: {
@@ -133,9 +124,39 @@ function appendPrimitive(w: ByteWriter, id: number, body: Body): void {
   throw new Error(`zcode: primitive type ID ${id} not implemented`);
 }
 
-function isAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
-  return true;
+/**
+ * Appends a tagged string. The tag is written for the ASCII length and the
+ * characters copied in one pass; a non-ASCII string is encoded natively into
+ * room for its worst case and the tag fixed up after.
+ */
+function appendString(w: ByteWriter, s: string): void {
+  const n = s.length;
+  const start = w.pos;
+  if (n < 64) {
+    w.uvarint(n + 1);
+    w.ensure(n);
+    const buf = w.buf;
+    let p = w.pos;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      buf[p++] = c;
+    }
+    if (i === n) {
+      w.pos = p;
+      return;
+    }
+    w.pos = start;
+  }
+  const guess = uvarintLength(n + 1);
+  w.ensure(guess + 3 * n);
+  const written = textEncoder.encodeInto(s, w.buf.subarray(start + guess)).written;
+  const len = uvarintLength(written + 1);
+  if (len !== guess) w.buf.copyWithin(start + len, start + guess, start + guess + written);
+  w.pos = start;
+  w.uvarint(written + 1);
+  w.pos = start + len + written;
 }
 
 /** Counted uvarint: little-endian bytes with high zero bytes dropped. */

@@ -1,0 +1,195 @@
+// ZNG input: the async reader over a ByteInput, a synchronous decoder for
+// bytes already in memory (the lake's data objects), and the format detector.
+//
+// A values frame is decoded whole before any of its values are handed out, so
+// a bad value anywhere in a frame fails the frame, as in the reference. Values
+// of consecutive frames are gathered into batches of up to BATCH_SIZE; a
+// control frame ends a batch so controls stay in order with values.
+
+import { messageOf } from "../../errors.ts";
+import type { Batch, Value } from "../../zed/value.ts";
+import { BATCH_SIZE, type ByteInput, type Detection, type ValueReader } from "../io.ts";
+import {
+  CONTROL,
+  END,
+  NEED,
+  type ScannerOptions,
+  VALUES,
+  type ZngControl,
+  ZngScanner,
+} from "./scanner.ts";
+
+export { ZngControl } from "./scanner.ts";
+
+/**
+ * Batches and control messages from ZNG bytes fed to it. next() returns
+ * undefined when it needs more input (never after the input is marked ended).
+ */
+export class ZngDecoder {
+  private scanner: ZngScanner;
+  private pending: Value[] = [];
+  private taken = 0;
+  private stashed: ZngControl | null = null;
+  private failure: unknown = null;
+  private ended = false;
+
+  constructor(bytes?: Uint8Array, opts: ScannerOptions = {}) {
+    this.scanner = new ZngScanner(opts);
+    if (bytes !== undefined) this.scanner.feed(bytes, true);
+  }
+
+  /** Appends input; `eof` marks the end of it. */
+  feed(chunk: Uint8Array, eof = false): void {
+    this.scanner.feed(chunk, eof);
+  }
+
+  /** Bytes the decoder needs beyond what it holds to make progress. */
+  get needed(): number {
+    return Math.max(1, this.scanner.need - this.scanner.buffered);
+  }
+
+  /** The next batch or control message, null at the end, undefined when input is needed. */
+  next(): Batch | ZngControl | null | undefined {
+    if (this.failure !== null) throw this.failure;
+    if (this.stashed !== null) {
+      const c = this.stashed;
+      this.stashed = null;
+      return c;
+    }
+    let batch: Value[] | null = null;
+    for (;;) {
+      const pending = this.pending;
+      if (this.taken < pending.length) {
+        const room = BATCH_SIZE - (batch === null ? 0 : batch.length);
+        const n = Math.min(room, pending.length - this.taken);
+        if (batch === null && this.taken === 0 && n === pending.length) {
+          batch = pending;
+        } else {
+          if (batch === null) batch = [];
+          for (let i = 0; i < n; i++) batch.push(pending[this.taken + i]);
+        }
+        this.taken += n;
+        if (batch.length >= BATCH_SIZE) return batch;
+        continue;
+      }
+      if (this.ended) return batch;
+      let r: number;
+      try {
+        r = this.scanner.step();
+      } catch (e) {
+        this.failure = e;
+        if (batch === null) throw e;
+        return batch;
+      }
+      switch (r) {
+        case VALUES:
+          this.pending = this.scanner.values;
+          this.taken = 0;
+          continue;
+        case CONTROL: {
+          const c = this.scanner.control as ZngControl;
+          if (batch === null) return c;
+          this.stashed = c;
+          return batch;
+        }
+        case END:
+          this.ended = true;
+          continue;
+        case NEED:
+          return batch === null ? undefined : batch;
+      }
+    }
+  }
+}
+
+/** All values of ZNG bytes (every stream, control frames skipped). */
+export function decodeZng(bytes: Uint8Array, opts: ScannerOptions = {}): Value[] {
+  const d = new ZngDecoder(bytes, opts);
+  const out: Value[] = [];
+  for (;;) {
+    const r = d.next();
+    if (r === null || r === undefined) return out;
+    if (Array.isArray(r)) { for (const v of r) out.push(v); }
+  }
+}
+
+export interface ZngReaderOpts extends ScannerOptions {
+  /** Receives control messages, in order, when read() skips them. */
+  onControl?: (c: ZngControl) => void;
+}
+
+export class ZngReader implements ValueReader {
+  private decoder: ZngDecoder;
+  private eof = false;
+
+  constructor(private input: ByteInput, private opts: ZngReaderOpts = {}) {
+    this.decoder = new ZngDecoder(undefined, opts);
+  }
+
+  /** The next batch of values; control messages go to opts.onControl. */
+  async read(): Promise<Batch | null> {
+    for (;;) {
+      const r = await this.readPayload();
+      if (r === null || Array.isArray(r)) return r;
+      this.opts.onControl?.(r);
+    }
+  }
+
+  /** The next batch or control message, or null at the end. */
+  async readPayload(): Promise<Batch | ZngControl | null> {
+    for (;;) {
+      const r = this.decoder.next();
+      if (r !== undefined) return r;
+      await this.fill(this.decoder.needed);
+    }
+  }
+
+  /** Reads at least `want` more bytes (or to the end) and feeds them as one chunk. */
+  private async fill(want: number): Promise<void> {
+    if (this.eof) {
+      this.decoder.feed(new Uint8Array(0), true);
+      return;
+    }
+    const chunks: Uint8Array[] = [];
+    let got = 0;
+    while (got < want) {
+      const c = await this.input.read();
+      if (c === null) {
+        this.eof = true;
+        break;
+      }
+      chunks.push(c);
+      got += c.length;
+    }
+    this.decoder.feed(concat(chunks, got), this.eof);
+  }
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}
+
+/**
+ * Whether the input starts with ZNG: the reference reads one value with
+ * validation on. `bytes` is a prefix of the input (all of it when eof).
+ */
+export function detectZng(_text: string, eof: boolean, bytes: Uint8Array): Detection {
+  const d = new ZngDecoder(undefined, { validate: true });
+  d.feed(bytes, eof);
+  try {
+    for (;;) {
+      const r = d.next();
+      if (r === undefined) return { ok: "more" };
+      if (r === null || Array.isArray(r)) return { ok: true };
+    }
+  } catch (e) {
+    return { ok: false, error: messageOf(e) };
+  }
+}

@@ -1,0 +1,124 @@
+// The streaming reader: batching, control messages, errors between frames,
+// projection, and large frames arriving in small chunks.
+
+import assert from "node:assert/strict";
+import { BATCH_SIZE, ByteInput } from "../../lib/formats/io.ts";
+import { decodeZng, ZngDecoder, ZngReader } from "../../lib/formats/zng/reader.ts";
+import { ZngControl } from "../../lib/formats/zng/scanner.ts";
+import { encodeZng, ZngEncoder } from "../../lib/formats/zng/writer.ts";
+import { parseZsonValue } from "../../lib/formats/zson/reader.ts";
+import type { Value } from "../../lib/zed/value.ts";
+import { concatBytes, toZson, unhex } from "./zng_helpers.ts";
+
+function chunks(b: Uint8Array, size: number): ByteInput {
+  const it = (async function* () {
+    for (let i = 0; i < b.length; i += size) yield b.slice(i, i + size);
+  })();
+  return new ByteInput(it, "test");
+}
+
+function records(n: number, from = 0): Value[] {
+  return Array.from({ length: n }, (_, i) => parseZsonValue(`{a:${from + i},s:"v${from + i}"}`));
+}
+
+Deno.test("zng reader: batches of at most BATCH_SIZE gathered across frames", async () => {
+  const values = records(2500);
+  const b = encodeZng(values, { frameThreshold: 3000 });
+  const reader = new ZngReader(chunks(b, 1 << 20));
+  const sizes: number[] = [];
+  const got: Value[] = [];
+  for (let batch = await reader.read(); batch !== null; batch = await reader.read()) {
+    sizes.push(batch.length);
+    got.push(...batch);
+  }
+  assert.deepEqual(got, values);
+  assert.deepEqual(sizes, [BATCH_SIZE, BATCH_SIZE, 500]);
+});
+
+Deno.test("zng reader: control messages in order, by readPayload and onControl", async () => {
+  const e = new ZngEncoder();
+  for (const v of records(3)) e.write(v);
+  e.writeControl("{channel_id:0}(=QueryChannelSet)\n", 2);
+  for (const v of records(2, 3)) e.write(v);
+  e.writeControl(new Uint8Array([1, 2, 3]), 4);
+  e.endStream();
+  const b = e.take();
+  const seen: string[] = [];
+  const r1 = new ZngReader(chunks(b, 5));
+  for (let p = await r1.readPayload(); p !== null; p = await r1.readPayload()) {
+    seen.push(p instanceof ZngControl ? `control ${p.format}` : `${p.length} values`);
+  }
+  // Small chunks may split a frame's values across batches, never reorder them.
+  assert.deepEqual(seen.filter((s) => s.startsWith("control")), ["control 2", "control 4"]);
+  assert.equal(seen.indexOf("control 2") > 0, true);
+  const controls: ZngControl[] = [];
+  const r2 = new ZngReader(chunks(b, 1000), { onControl: (c) => controls.push(c) });
+  const got: Value[] = [];
+  for (let batch = await r2.read(); batch !== null; batch = await r2.read()) got.push(...batch);
+  assert.equal(got.length, 5);
+  assert.deepEqual(controls.map((c) => [c.format, Array.from(c.bytes)]), [
+    [2, Array.from(new TextEncoder().encode("{channel_id:0}(=QueryChannelSet)\n"))],
+    [4, [1, 2, 3]],
+  ]);
+});
+
+Deno.test("zng reader: values before a bad frame are delivered, then the error", async () => {
+  const good = encodeZng(records(3), { compress: false });
+  // Type 30 is defined in the first stream only; the second stream forgets it.
+  const bad = unhex("13 00 1e 02 02");
+  const reader = new ZngReader(chunks(concatBytes([good, bad]), 4));
+  const got: Value[] = [];
+  await assert.rejects(async () => {
+    for (let b = await reader.read(); b !== null; b = await reader.read()) got.push(...b);
+  }, { message: "zngio: type ID 30 not in context" });
+  assert.equal(got.length, 3);
+  // A bad value fails its whole frame, as in the reference.
+  const frame = unhex("08 00 00 02 01 61 09 01 73 19  17 00 1e 05 02 02 02 78 1e 05");
+  assert.throws(() => decodeZng(frame), { message: "malformed zng record" });
+});
+
+Deno.test("zng reader: a large frame arriving in small chunks", async () => {
+  const values = records(20000);
+  const b = encodeZng(values, { compress: true, frameThreshold: 1 << 22 });
+  const reader = new ZngReader(chunks(b, 977));
+  const got: Value[] = [];
+  for (let batch = await reader.read(); batch !== null; batch = await reader.read()) {
+    got.push(...batch);
+  }
+  assert.deepEqual(got, values);
+});
+
+Deno.test("zng reader: validation option and projection", () => {
+  const unsorted = unhex("02 00 02 09 16 00 1e 05 02 04 02 02 ff");
+  assert.throws(() => decodeZng(unsorted, { validate: true }), {
+    message: "invalid ZNG: set elements not sorted",
+  });
+  const values = [parseZsonValue('{a:1,b:"x",c:[1,2]}'), parseZsonValue("{z:1}")];
+  const b = encodeZng(values);
+  const projected = decodeZng(b, {
+    project: (t) => t === values[0].type ? new Set([1]) : undefined,
+  });
+  assert.equal(toZson(projected), '{a:null(int64),b:"x",c:null([int64])}\n{z:1}\n');
+  assert.ok(projected[0].type === values[0].type);
+});
+
+Deno.test("zng decoder: incremental feeding reports the bytes it needs", () => {
+  const b = encodeZng(records(100), { compress: false });
+  const d = new ZngDecoder();
+  let fed = 0;
+  const got: Value[] = [];
+  for (;;) {
+    const r = d.next();
+    if (r === null) break;
+    if (r === undefined) {
+      const n = Math.min(d.needed, b.length - fed);
+      d.feed(b.subarray(fed, fed + n), fed + n === b.length);
+      fed += n;
+      continue;
+    }
+    if (Array.isArray(r)) got.push(...r);
+  }
+  assert.equal(got.length, 100);
+  // Exactly the stream's bytes were needed.
+  assert.equal(fed, b.length);
+});
