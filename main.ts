@@ -2,22 +2,69 @@
 // lives in lib/cli.
 
 import { queryCommand } from "./lib/cli/query.ts";
+import { branchCommand } from "./lib/cli/lake/branch.ts";
+import { createCommand } from "./lib/cli/lake/create.ts";
+import { dropCommand } from "./lib/cli/lake/drop.ts";
+import { loadCommand } from "./lib/cli/lake/load.ts";
+import { logCommand } from "./lib/cli/lake/log.ts";
+import { lsCommand } from "./lib/cli/lake/ls.ts";
+import { renameCommand } from "./lib/cli/lake/rename.ts";
+import { useCommand } from "./lib/cli/lake/use.ts";
 import { messageOf } from "./lib/errors.ts";
 
-const usage = `usage: loch <command> [options] [args]
+const usage = `usage: loch [-lake dir] <command> [options] [args]
 
 commands:
-  query     run a Zed query over files or stdin (like zq)
+  query     run a Zed query over files or stdin (like zq), or over the lake
+  create    create a pool
+  ls        list the pools, or a pool's branches
+  load      load files or stdin into a branch
+  branch    list, create or delete branches
+  log       show a branch's commits
+  use       show or set the pool and branch to use
+  rename    rename a pool
+  drop      delete a pool and its data
   help      show this text
+
+The lake commands work on the lake directory given by -lake (before or after
+the command name), else $LOCH_LAKE, else ./lake.
 
 Run "loch <command> -h" for a command's options.`;
 
 const commands: Record<string, (args: string[]) => Promise<number>> = {
   query: queryCommand,
+  create: createCommand,
+  ls: lsCommand,
+  load: loadCommand,
+  branch: branchCommand,
+  log: logCommand,
+  use: useCommand,
+  rename: renameCommand,
+  drop: dropCommand,
 };
 
+/** Moves `-lake dir` given before the command name after it, where the command parses it. */
+function hoistLakeFlag(args: string[]): string[] {
+  const lead: string[] = [];
+  let i = 0;
+  while (i < args.length) {
+    const a = args[i];
+    if (a === "-lake" || a === "--lake") {
+      lead.push(a, args[i + 1] ?? "");
+      i += 2;
+    } else if (a.startsWith("-lake=") || a.startsWith("--lake=")) {
+      lead.push(a);
+      i++;
+    } else {
+      break;
+    }
+  }
+  if (lead.length === 0 || i >= args.length) return args;
+  return [args[i], ...lead, ...args.slice(i + 1)];
+}
+
 async function main(args: string[]): Promise<number> {
-  const [name, ...rest] = args;
+  const [name, ...rest] = hoistLakeFlag(args);
   if (name === undefined || name === "help" || name === "-h" || name === "--help") {
     console.log(usage);
     return name === undefined ? 2 : 0;

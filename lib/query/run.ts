@@ -35,6 +35,7 @@ export async function runQuery(
     if (heads.length === 1) heads[0].end();
     await flush();
   } finally {
+    for (const r of readers) await r.close?.();
     await writer.end();
   }
 }

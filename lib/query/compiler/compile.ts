@@ -2,18 +2,77 @@
 
 import "../aggregates/mod.ts";
 import "../functions/mod.ts";
+import type * as ast from "../ast.ts";
+import type { Expr } from "../runtime/expr.ts";
+import type { Value } from "../../zed/value.ts";
 import type { Op } from "../runtime/op.ts";
 import { parseQuery } from "../parser/parse.ts";
 import { OpCompiler } from "./ops.ts";
 import { Scope } from "./scope.ts";
 
 export interface CompiledQuery {
-  /** Input ports: 1, or 2 for a query that starts with `join`. */
+  /** Input ports: 1, 2 for a query that starts with `join`, or one per `from` source. */
   inputs: number;
+  /**
+   * For a query that starts with `from`: what feeds each input port. The
+   * caller opens the sources (pools, files) and must apply each one's filter.
+   */
+  sources: SourcePlan[] | null;
   /** Builds a fresh instance of the query's operators in front of `next`; returns its inputs. */
   make: (next: Op) => Op[];
 }
 
-export function compileQuery(text: string): CompiledQuery {
-  return new OpCompiler().program(parseQuery(text), new Scope());
+/**
+ * A `from` source and what the operators right after it ask of it, lifted
+ * out so a source that can do better than the operators does it instead:
+ * a pool scan applies the filter itself (pruning by the pool key), may
+ * already be in the order a sort asks for, may count from metadata, and
+ * decodes only the fields the query uses. The opener of the source must
+ * apply the filter, and marks `bySource` on the sort or count it performed;
+ * the operators it did not perform run as usual.
+ */
+export interface SourcePlan {
+  source: ast.Source;
+  /** fieldsOnly: every name in the filter is a field (so it can constrain the pool key). */
+  filter: { ast: ast.Expr; pred: Expr; fieldsOnly: boolean } | null;
+  /** `sort <path>` (one field key) right after the source (and its filter). */
+  sort: { path: string[]; reverse: boolean; nullsFirst: boolean; bySource: boolean } | null;
+  /** `count()` with no keys right after the source (and its filter): the output field. */
+  count: { field: string; bySource: boolean } | null;
+  /** `range L to U`: the pool-key bounds (inclusive), evaluated. */
+  range: { lower: Value | null; upper: Value | null } | null;
+  /** Top-level fields the query reads, or null for all. */
+  fields: string[] | null;
+  /**
+   * False when what follows gives the same result in any input order (a
+   * count, or a summarize whose aggregates ignore order): a pool scan need
+   * not merge overlapping objects then.
+   */
+  ordered: boolean;
+}
+
+export interface CompileOptions {
+  /**
+   * The source of a program that does not start with `from` (the lake
+   * service reads `from HEAD` then); without it such a program reads its
+   * caller's inputs.
+   */
+  defaultSource?: ast.Source;
+}
+
+export function compileQuery(text: string, opts: CompileOptions = {}): CompiledQuery {
+  const seq = parseQuery(text);
+  if (opts.defaultSource !== undefined && !startsWithFrom(seq)) {
+    seq.ops = [
+      { kind: "From", trunks: [{ kind: "Trunk", source: opts.defaultSource, seq: null }] },
+      ...seq.ops,
+    ];
+  }
+  return new OpCompiler().program(seq, new Scope());
+}
+
+function startsWithFrom(seq: ast.Sequential): boolean {
+  const first = seq.ops[0];
+  if (first?.kind === "From") return true;
+  return first?.kind === "Parallel" && first.ops.every((leg) => leg.ops[0]?.kind === "From");
 }

@@ -34,6 +34,8 @@ import { Value } from "../../zed/value.ts";
 import { ExprCompiler, literalValue } from "./expr.ts";
 import { Frame, type Scope } from "./scope.ts";
 import { rewriteSQL } from "./sql.ts";
+import type { CompiledQuery } from "./compile.ts";
+import { compileFrom } from "./from.ts";
 import { resolveType } from "./types.ts";
 
 const AGG_CALL_BOOL = new Set(["has", "has_error", "is_error", "is", "missing", "cidr_match"]);
@@ -49,17 +51,30 @@ export class OpCompiler {
    * The whole program. Its input ports are one, or two when it starts with
    * `join` (zq feeds the two inputs to the join's legs).
    */
-  program(seq: ast.Sequential, outer: Scope): { inputs: number; make: (next: Op) => Op[] } {
+  program(seq: ast.Sequential, outer: Scope): CompiledQuery {
     const scope = outer.enter();
     for (const decl of seq.consts) this.declare(decl, scope);
     const [first, ...rest] = seq.ops;
+    const from = asFrom(first);
+    if (from !== undefined) return compileFrom(this, from, rest, scope);
     if (first.kind === "Join") {
       const join = this.joinOp(first, scope);
       const after = this.chain(rest, scope);
-      return { inputs: 2, make: (next) => join(after(next)).ports };
+      return { inputs: 2, sources: null, make: (next) => join(after(next)).ports };
     }
     const make = this.chain(seq.ops, scope);
-    return { inputs: 1, make: (next) => [make(next)] };
+    return { inputs: 1, sources: null, make: (next) => [make(next)] };
+  }
+
+  /** Whether an implied operator's expression is a filter (boolean) rather than a yield. */
+  isFilterExpr(e: ast.Expr, scope: Scope): boolean {
+    if (e.kind === "Call") {
+      const agg = lookupAggregate(e.name);
+      const isScalarMinMax = (e.name === "min" || e.name === "max") && e.args.length > 1;
+      if (agg !== undefined && !isScalarMinMax) return false;
+      if (AGG_CALL_BOOL.has(e.name)) return true;
+    }
+    return this.exprs.isBool(e, scope);
   }
 
   /** A sequence: declarations, then operators piped in order. */
@@ -70,7 +85,7 @@ export class OpCompiler {
   }
 
   /** Operators piped in order; parallel legs feed a following join or merge directly. */
-  private chain(ops: ast.Op[], scope: Scope): OpFactory {
+  chain(ops: ast.Op[], scope: Scope): OpFactory {
     const factories: OpFactory[] = [];
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i], following = ops[i + 1];
@@ -97,7 +112,7 @@ export class OpCompiler {
     };
   }
 
-  private joinOp(
+  joinOp(
     op: ast.Join,
     scope: Scope,
     legs = 2,
@@ -117,7 +132,7 @@ export class OpCompiler {
     };
   }
 
-  private mergeOp(op: ast.Op & { kind: "Merge" }, scope: Scope, legs: number) {
+  mergeOp(op: ast.Op & { kind: "Merge" }, scope: Scope, legs: number) {
     const key = this.exprs.compile(op.expr, scope);
     return (next: Op) => new Merge(next, legs, key);
   }
@@ -157,7 +172,7 @@ export class OpCompiler {
     return compileLateral(gens, this.sequential(node.scope, inner), bound);
   }
 
-  private declare(decl: ast.Decl, scope: Scope): void {
+  declare(decl: ast.Decl, scope: Scope): void {
     const e = decl.expr;
     if (e.kind === "TypeValue" && e.value.kind === "TypeDef") {
       const t = resolveType(e.value, scope);
@@ -291,13 +306,9 @@ export class OpCompiler {
           scope,
         );
       }
-      if (AGG_CALL_BOOL.has(e.name)) {
-        const pred = this.exprs.compile(e, scope);
-        return (next) => new Filter(next, pred);
-      }
     }
     const expr = this.exprs.compile(e, scope);
-    if (this.exprs.isBool(e, scope)) return (next) => new Filter(next, expr);
+    if (this.isFilterExpr(e, scope)) return (next) => new Filter(next, expr);
     return (next) => new Yield(next, [expr]);
   }
 
@@ -443,3 +454,25 @@ const TRUE_VALUE = literalValue({ kind: "Primitive", type: "bool", text: "true" 
 
 /** A sink for operators built only to validate their arguments. */
 const nullOp: Op = { push() {}, end() {}, done: true };
+
+/**
+ * The `from` at the head of a program: the operator itself, or a parallel
+ * whose legs each start with a one-source `from` (read as one `from`).
+ */
+function asFrom(op: ast.Op): (ast.Op & { kind: "From" }) | undefined {
+  if (op.kind === "From") return op;
+  if (op.kind !== "Parallel") return undefined;
+  const trunks: ast.Trunk[] = [];
+  for (const leg of op.ops) {
+    const head = leg.ops[0];
+    if (head?.kind !== "From" || head.trunks.length !== 1 || head.trunks[0].seq !== null) {
+      return undefined;
+    }
+    trunks.push({
+      kind: "Trunk",
+      source: head.trunks[0].source,
+      seq: { kind: "Sequential", ops: leg.ops.slice(1), consts: leg.consts },
+    });
+  }
+  return { kind: "From", trunks };
+}

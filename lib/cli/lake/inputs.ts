@@ -1,0 +1,128 @@
+// Command-line inputs: files or stdin ("-"), opened lazily one after another,
+// their format detected unless named, errors prefixed with the input's name
+// (`stdio:stdin: ...`, `path: ...`). The bytes read are counted as they come
+// in, for `loch load`'s progress line and `loch query -s`.
+
+import { LochError, messageOf } from "../../errors.ts";
+import { openReader } from "../../formats/detect.ts";
+import { ByteInput, type ValueReader } from "../../formats/io.ts";
+import type { Batch } from "../../zed/value.ts";
+
+/** What has been read from the inputs so far. */
+export class InputCounters {
+  /** Raw bytes read (before any gunzip). */
+  bytes = 0;
+  /** Inputs read to their end. */
+  completed = 0;
+  /** Values read. */
+  records = 0;
+}
+
+/** Errors from an input carry its name, as `stdio:stdin: ...` or `path: ...`. */
+export class NamedReader implements ValueReader {
+  private reader: ValueReader | undefined;
+  constructor(private open: () => Promise<ValueReader>, private name: string) {}
+
+  async read(): Promise<Batch | null> {
+    try {
+      this.reader ??= await this.open();
+      return await this.reader.read();
+    } catch (e) {
+      const kind = e instanceof LochError ? e.kind : "invalid";
+      throw new LochError(kind, `${this.name}: ${messageOf(e)}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.reader?.close?.();
+  }
+}
+
+const CHUNK = 1 << 20;
+
+async function* fileChunks(file: Deno.FsFile, counters: InputCounters) {
+  try {
+    for (;;) {
+      const buf = new Uint8Array(CHUNK);
+      const n = await file.read(buf);
+      if (n === null) break;
+      counters.bytes += n;
+      yield n === CHUNK ? buf : buf.subarray(0, n);
+    }
+    counters.completed++;
+  } finally {
+    file.close();
+  }
+}
+
+async function* streamChunks(s: ReadableStream<Uint8Array>, counters: InputCounters) {
+  for await (const c of s) {
+    counters.bytes += c.length;
+    yield c;
+  }
+  counters.completed++;
+}
+
+/** The name errors give an input. */
+export function inputName(path: string): string {
+  return path === "-" ? "stdio:stdin" : path;
+}
+
+/** A reader of one input (a path or "-"), opened on first read. */
+export function inputReader(
+  path: string,
+  format: string,
+  counters = new InputCounters(),
+): ValueReader {
+  const name = inputName(path);
+  return new NamedReader(async () => {
+    let input: ByteInput;
+    if (path === "-") {
+      input = new ByteInput(streamChunks(Deno.stdin.readable, counters), name);
+    } else {
+      let file: Deno.FsFile;
+      try {
+        file = await Deno.open(path);
+      } catch {
+        throw new LochError("not found", "no such file or directory");
+      }
+      input = new ByteInput(fileChunks(file, counters), name);
+    }
+    return new CountingReader(await openReader(input, format), counters);
+  }, name);
+}
+
+/** Counts the values a reader gives. */
+class CountingReader implements ValueReader {
+  constructor(private reader: ValueReader, private counters: InputCounters) {}
+
+  async read(): Promise<Batch | null> {
+    const b = await this.reader.read();
+    if (b !== null) this.counters.records += b.length;
+    return b;
+  }
+
+  async close(): Promise<void> {
+    await this.reader.close?.();
+  }
+}
+
+/** Readers one after another, as one input. */
+export class ConcatReader implements ValueReader {
+  private i = 0;
+  constructor(private readers: ValueReader[]) {}
+
+  async read(): Promise<Batch | null> {
+    while (this.i < this.readers.length) {
+      const b = await this.readers[this.i].read();
+      if (b !== null) return b;
+      await this.readers[this.i].close?.();
+      this.i++;
+    }
+    return null;
+  }
+
+  async close(): Promise<void> {
+    for (; this.i < this.readers.length; this.i++) await this.readers[this.i].close?.();
+  }
+}

@@ -1,0 +1,119 @@
+// `loch load`: reads files (or stdin, as "-") and commits their values to a
+// branch in one commit (as `zed load`), printing `<commit id> committed`.
+// On a terminal, a progress line on stderr shows what has been read.
+
+import { toBase62 } from "../../lake/ksuid.ts";
+import { load } from "../../lake/load.ts";
+import { lookupPool } from "../../lake/pools.ts";
+import { command, env, granted, head, lakeFlags, say, UsageError, withLake } from "./lakeflags.ts";
+import { ConcatReader, InputCounters, inputReader } from "./inputs.ts";
+import { ProgressLine, progressText } from "./progress.ts";
+
+/** The login name of this process's user from /etc/passwd, or "". */
+function passwdUser(): string {
+  if (!granted({ name: "sys", kind: "uid" }) || !granted({ name: "read", path: "/etc/passwd" })) {
+    return "";
+  }
+  const uid = String(Deno.uid());
+  try {
+    for (const line of Deno.readTextFileSync("/etc/passwd").split("\n")) {
+      const f = line.split(":");
+      if (f[2] === uid) return f[0];
+    }
+  } catch {
+    // no passwd file
+  }
+  return "";
+}
+
+/** The default commit author: $LOCH_USER, else user@host (as the reference's $ZED_USER rule). */
+export function defaultAuthor(): string {
+  const set = env("LOCH_USER");
+  if (set) return set;
+  const user = env("USER") || env("LOGNAME") || passwdUser();
+  if (user === "") return "";
+  const host = granted({ name: "sys", kind: "hostname" }) ? Deno.hostname() : "";
+  return host === "" ? user : `${user}@${host}`;
+}
+
+/** The total size of the files among paths (stdin and missing files count 0). */
+async function totalSize(paths: string[]): Promise<number> {
+  let total = 0;
+  for (const p of paths) {
+    if (p === "-") continue;
+    try {
+      total += (await Deno.stat(p)).size;
+    } catch {
+      // reported when the file is read
+    }
+  }
+  return total;
+}
+
+export const loadCommand = command({
+  synopsis: "load [options] file|- ...",
+  about: `Reads the files (or stdin, as "-") and commits their values to the branch
+given by -use (or "loch use") in one commit, printing "<commit id> committed".
+Each input's format is detected unless -i names one. On a terminal, a
+progress line on stderr shows the records and bytes read and the rate.`,
+  flags: lakeFlags([
+    { name: "i", kind: "string", arg: "format", default: "auto", help: "input format" },
+    {
+      name: "user",
+      kind: "string",
+      arg: "name",
+      help: "commit author (default $LOCH_USER, else user@host)",
+    },
+    { name: "message", kind: "string", arg: "text", default: "", help: "commit message" },
+    {
+      name: "meta",
+      kind: "string",
+      arg: "zson",
+      default: "",
+      help: "commit metadata (a ZSON value)",
+    },
+  ], { use: true, quiet: true }),
+  async run(flags, args) {
+    if (args.length === 0) {
+      throw new UsageError("at least one input file must be specified (- for stdin)");
+    }
+    await withLake(flags, async (lake) => {
+      const h = await head(flags);
+      const pool = lookupPool(lake.catalog, h.pool);
+      const counters = new InputCounters();
+      const reader = new ConcatReader(args.map((p) => inputReader(p, flags.i as string, counters)));
+      let progress: ProgressLine | undefined;
+      let onProgress: (() => void) | undefined;
+      if (!flags.q && Deno.stderr.isTerminal()) {
+        const line = progress = ProgressLine.stderr();
+        const totalBytes = await totalSize(args);
+        const start = performance.now();
+        onProgress = () =>
+          line.update(progressText({
+            records: counters.records,
+            bytes: counters.bytes,
+            totalBytes,
+            completed: counters.completed,
+            inputs: args.length,
+            elapsedMs: performance.now() - start,
+          }));
+      }
+      let commitId: Uint8Array;
+      try {
+        const result = await load(lake, pool, h.branch, reader, {
+          commit: {
+            author: (flags.user as string | undefined) ?? defaultAuthor(),
+            body: flags.message as string,
+            meta: flags.meta as string,
+          },
+          onProgress,
+        });
+        commitId = result.commit.id;
+      } finally {
+        progress?.clear();
+        await reader.close();
+      }
+      say(flags, `${toBase62(commitId)} committed`);
+    });
+  },
+});

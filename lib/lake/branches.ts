@@ -1,0 +1,273 @@
+// Branches (lake-api.md §8.1–8.4, §9.4): named pointers to commits. Each
+// branch keeps the objects of its tip materialized (tip_objects,
+// tip_indexes), so reading a tip is one query. A commit to a branch is made
+// against the tip it was built from and retried when the tip moved.
+
+import { LochError } from "../errors.ts";
+import type { Catalog } from "./catalog/catalog.ts";
+import { type Action, type CommitInfo, getCommit, insertCommit, snapshotAt } from "./commits.ts";
+import { isNil, type KSUID, NIL_ID, toBase62 } from "./ksuid.ts";
+import type { Lake } from "./lake.ts";
+import { notFound, type PoolConfig } from "./pools.ts";
+
+export interface BranchConfig {
+  /** Creation time, ns since the epoch. */
+  ts: bigint;
+  name: string;
+  commit: KSUID;
+}
+
+interface BranchRow {
+  name: string;
+  ts: number | bigint;
+  commit_id: Uint8Array;
+}
+
+function fromRow(r: BranchRow): BranchConfig {
+  return { ts: BigInt(r.ts), name: r.name, commit: r.commit_id };
+}
+
+export function branchNotFound(name: string): LochError {
+  return notFound(`${JSON.stringify(name)}: branch not found`);
+}
+
+export function findBranch(cat: Catalog, poolId: KSUID, name: string): BranchConfig | undefined {
+  const r = cat.get<BranchRow>(
+    "SELECT name, ts, commit_id FROM branches WHERE pool_id = ? AND name = ?",
+    poolId,
+    name,
+  );
+  return r === undefined ? undefined : fromRow(r);
+}
+
+export function getBranch(cat: Catalog, poolId: KSUID, name: string): BranchConfig {
+  const b = findBranch(cat, poolId, name);
+  if (b === undefined) throw branchNotFound(name);
+  return b;
+}
+
+export function listBranches(cat: Catalog, poolId: KSUID): BranchConfig[] {
+  return cat.all<BranchRow>(
+    "SELECT name, ts, commit_id FROM branches WHERE pool_id = ? ORDER BY name",
+    poolId,
+  ).map(fromRow);
+}
+
+/**
+ * Creates a branch at a commit of the pool (the nil commit gives an empty
+ * branch). Unlike the reference, which stores any id, a commit that is not
+ * in the pool is refused: a branch must have a state to read.
+ */
+export function createBranch(
+  lake: Lake,
+  pool: PoolConfig,
+  name: string,
+  commit: KSUID,
+): BranchConfig {
+  const cat = lake.catalog;
+  const created = cat.transaction(() => {
+    if (findBranch(cat, pool.id, name) !== undefined) {
+      throw new LochError("conflict", `${pool.name}/${name}: branch already exists`);
+    }
+    if (!isNil(commit) && getCommit(cat, pool.id, commit) === undefined) {
+      throw notFound(`${toBase62(commit)}: commit object not found`);
+    }
+    const branch: BranchConfig = { ts: BigInt(Date.now()) * 1000000n, name, commit };
+    cat.run(
+      "INSERT INTO branches (pool_id, name, ts, commit_id) VALUES (?, ?, ?, ?)",
+      pool.id,
+      name,
+      branch.ts,
+      commit,
+    );
+    materializeTip(cat, pool.id, name, commit);
+    return branch;
+  });
+  lake.emit({ kind: "branch-update", poolId: pool.id, branch: name });
+  return created;
+}
+
+/** Fills a new branch's tip tables: copied from a branch at that commit, else replayed. */
+function materializeTip(cat: Catalog, poolId: KSUID, name: string, commit: KSUID): void {
+  if (isNil(commit)) return;
+  const twin = cat.get<{ name: string }>(
+    "SELECT name FROM branches WHERE pool_id = ? AND commit_id = ? AND name != ?",
+    poolId,
+    commit,
+    name,
+  );
+  if (twin !== undefined) {
+    cat.run(
+      `INSERT INTO tip_objects (pool_id, branch, object_id)
+       SELECT pool_id, ?, object_id FROM tip_objects WHERE pool_id = ? AND branch = ?`,
+      name,
+      poolId,
+      twin.name,
+    );
+    cat.run(
+      `INSERT INTO tip_indexes (pool_id, branch, rule_id, object_id)
+       SELECT pool_id, ?, rule_id, object_id FROM tip_indexes WHERE pool_id = ? AND branch = ?`,
+      name,
+      poolId,
+      twin.name,
+    );
+    return;
+  }
+  const snap = snapshotAt(cat, poolId, commit);
+  for (const id of snap.objects.values()) {
+    cat.run(
+      "INSERT INTO tip_objects (pool_id, branch, object_id) VALUES (?, ?, ?)",
+      poolId,
+      name,
+      id,
+    );
+  }
+  for (const { ruleId, objectId } of snap.indexes.values()) {
+    cat.run(
+      "INSERT INTO tip_indexes (pool_id, branch, rule_id, object_id) VALUES (?, ?, ?, ?)",
+      poolId,
+      name,
+      ruleId,
+      objectId,
+    );
+  }
+}
+
+/** Deletes a branch (any branch, main included). */
+export function deleteBranch(lake: Lake, poolId: KSUID, name: string): void {
+  const cat = lake.catalog;
+  cat.transaction(() => {
+    getBranch(cat, poolId, name);
+    cat.run("DELETE FROM branches WHERE pool_id = ? AND name = ?", poolId, name);
+  });
+  lake.emit({ kind: "branch-delete", poolId, branch: name });
+}
+
+/** What a commit builder returns: the commit's metadata and actions. */
+export interface CommitPlan {
+  author: string;
+  message: string;
+  meta: string | null;
+  actions: Action[];
+  /** Runs in the commit's transaction, before the branch moves (e.g. to record objects). */
+  record?: () => void;
+}
+
+export const MAX_COMMIT_ATTEMPTS = 10;
+
+/**
+ * Commits to a branch. build() sees the tip the commit will follow and may
+ * be called again (up to 10 times) when another writer moves the tip first.
+ * The commit, its actions and the branch move are one transaction; actions
+ * apply strictly to the tip (see Snapshot.apply).
+ */
+export async function commitToBranch(
+  cat: Catalog,
+  poolId: KSUID,
+  branchName: string,
+  build: (tip: KSUID) => CommitPlan | Promise<CommitPlan>,
+  newId: () => KSUID,
+): Promise<CommitInfo> {
+  for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
+    const tip = getBranch(cat, poolId, branchName).commit;
+    const plan = await build(tip);
+    const done = cat.transaction(() => {
+      const now = getBranch(cat, poolId, branchName).commit;
+      if (!sameId(now, tip)) return undefined;
+      const commit: CommitInfo = {
+        id: newId(),
+        parent: tip,
+        retries: attempt,
+        author: plan.author,
+        date: BigInt(Date.now()) * 1000000n,
+        message: plan.message,
+        meta: plan.meta,
+      };
+      plan.record?.();
+      insertCommit(cat, poolId, commit, plan.actions);
+      applyToTip(cat, poolId, branchName, plan.actions);
+      cat.run(
+        "UPDATE branches SET commit_id = ? WHERE pool_id = ? AND name = ?",
+        commit.id,
+        poolId,
+        branchName,
+      );
+      return commit;
+    });
+    if (done !== undefined) return done;
+  }
+  throw new LochError(
+    "internal",
+    `branch ${
+      JSON.stringify(branchName)
+    }: exceeded max update attempts (${MAX_COMMIT_ATTEMPTS}) to branch tip: commit failed`,
+  );
+}
+
+function sameId(a: KSUID, b: KSUID): boolean {
+  for (let i = 0; i < 20; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function applyToTip(cat: Catalog, poolId: KSUID, branch: string, actions: Action[]): void {
+  for (const a of actions) {
+    switch (a.kind) {
+      case "add":
+        if (
+          cat.get(
+            "SELECT 1 FROM tip_objects WHERE pool_id = ? AND branch = ? AND object_id = ?",
+            poolId,
+            branch,
+            a.objectId,
+          ) !== undefined
+        ) {
+          throw new LochError(
+            "conflict",
+            `${toBase62(a.objectId)}: add of a duplicate data object: write conflict`,
+          );
+        }
+        cat.run(
+          "INSERT INTO tip_objects (pool_id, branch, object_id) VALUES (?, ?, ?)",
+          poolId,
+          branch,
+          a.objectId,
+        );
+        break;
+      case "delete": {
+        const r = cat.run(
+          "DELETE FROM tip_objects WHERE pool_id = ? AND branch = ? AND object_id = ?",
+          poolId,
+          branch,
+          a.objectId,
+        );
+        if (Number(r.changes) === 0) {
+          throw new LochError(
+            "conflict",
+            `${toBase62(a.objectId)}: delete of a non-existent data object: write conflict`,
+          );
+        }
+        break;
+      }
+      case "add_index":
+        cat.run(
+          "INSERT OR IGNORE INTO tip_indexes (pool_id, branch, rule_id, object_id) VALUES (?, ?, ?, ?)",
+          poolId,
+          branch,
+          a.ruleId,
+          a.objectId,
+        );
+        break;
+      case "delete_index":
+        cat.run(
+          "DELETE FROM tip_indexes WHERE pool_id = ? AND branch = ? AND rule_id = ? AND object_id = ?",
+          poolId,
+          branch,
+          a.ruleId,
+          a.objectId,
+        );
+        break;
+    }
+  }
+}
+
+export { NIL_ID };

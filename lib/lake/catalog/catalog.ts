@@ -1,0 +1,131 @@
+// The lake catalog: a SQLite database (node:sqlite, WAL) holding pools,
+// branches, commits, data-object metadata and index metadata. Every change
+// to branch state happens in one transaction.
+
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { LochError } from "../../errors.ts";
+import { migrations } from "./schema.ts";
+
+export class Catalog {
+  readonly db: DatabaseSync;
+  private statements = new Map<string, StatementSync>();
+  private depth = 0;
+
+  /** `steps` replaces the schema's migrations (tests use it to simulate other versions). */
+  constructor(path: string, private readonly steps: readonly string[] = migrations) {
+    this.db = new DatabaseSync(path);
+    // busy_timeout first: switching a new catalog to WAL needs a lock that
+    // another process opening it at the same time may hold.
+    this.db.exec(`
+      PRAGMA busy_timeout = 10000;
+      PRAGMA journal_mode = WAL;
+      PRAGMA synchronous = NORMAL;
+      PRAGMA foreign_keys = ON;
+    `);
+    try {
+      this.migrate();
+    } catch (e) {
+      this.db.close();
+      throw e;
+    }
+  }
+
+  private migrate(): void {
+    this.db.exec(
+      "CREATE TABLE IF NOT EXISTS lake_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    );
+    this.transaction(() => {
+      const row = this.get<{ value: string }>("SELECT value FROM lake_meta WHERE key = 'schema'");
+      const version = row === undefined ? 0 : Number(row.value);
+      const latest = this.steps.length;
+      if (version > latest) {
+        throw new LochError(
+          "internal",
+          `lake catalog schema ${version} is newer than this loch supports (${latest})`,
+        );
+      }
+      for (let v = version; v < latest; v++) this.db.exec(this.steps[v]);
+      this.run(
+        "INSERT INTO lake_meta (key, value) VALUES ('schema', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        String(latest),
+      );
+    });
+  }
+
+  /** The schema version of the open catalog. */
+  version(): number {
+    return Number(
+      this.get<{ value: string }>("SELECT value FROM lake_meta WHERE key = 'schema'")!.value,
+    );
+  }
+
+  private prepare(sql: string): StatementSync {
+    let st = this.statements.get(sql);
+    if (st === undefined) {
+      st = this.db.prepare(sql);
+      // Times are int64 nanoseconds: read integers exactly (see normalize).
+      st.setReadBigInts(true);
+      this.statements.set(sql, st);
+    }
+    return st;
+  }
+
+  run(sql: string, ...params: SQLParam[]): { changes: number | bigint } {
+    return this.prepare(sql).run(...params);
+  }
+
+  get<T>(sql: string, ...params: SQLParam[]): T | undefined {
+    const row = this.prepare(sql).get(...params);
+    return row === undefined ? undefined : normalize(row) as T;
+  }
+
+  all<T>(sql: string, ...params: SQLParam[]): T[] {
+    return this.prepare(sql).all(...params).map(normalize) as T[];
+  }
+
+  /**
+   * Runs fn in a write transaction (BEGIN IMMEDIATE, so concurrent writers
+   * wait rather than fail). Nested calls join the outer transaction.
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.depth > 0) {
+      this.depth++;
+      try {
+        return fn();
+      } finally {
+        this.depth--;
+      }
+    }
+    this.db.exec("BEGIN IMMEDIATE");
+    this.depth = 1;
+    try {
+      const r = fn();
+      this.db.exec("COMMIT");
+      return r;
+    } catch (e) {
+      this.db.exec("ROLLBACK");
+      throw e;
+    } finally {
+      this.depth = 0;
+    }
+  }
+
+  close(): void {
+    this.statements.clear();
+    this.db.close();
+  }
+}
+
+/** Integers come back as numbers when they are safe, else as bigints. */
+function normalize(row: Record<string, unknown>): Record<string, unknown> {
+  for (const k in row) {
+    const v = row[k];
+    if (typeof v === "bigint" && v >= MIN_SAFE && v <= MAX_SAFE) row[k] = Number(v);
+  }
+  return row;
+}
+
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+export type SQLParam = null | number | bigint | string | Uint8Array;

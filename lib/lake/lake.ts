@@ -1,0 +1,57 @@
+// A lake on disk: the catalog (lake.sqlite) and the data objects under
+// pools/<pool-id>/data/. Opening a directory that does not exist creates an
+// empty lake there.
+
+import { LochError } from "../errors.ts";
+import { Catalog } from "./catalog/catalog.ts";
+import { type KSUID, toBase62 } from "./ksuid.ts";
+import { LocalStorage, type Storage } from "./storage.ts";
+
+export const CATALOG_FILE = "lake.sqlite";
+
+/** Something that happened to the lake, for subscribers (the service's event stream). */
+export type LakeEvent =
+  | { kind: "pool-new" | "pool-update" | "pool-delete"; poolId: KSUID }
+  | { kind: "branch-update" | "branch-delete"; poolId: KSUID; branch: string }
+  | { kind: "branch-commit"; poolId: KSUID; branch: string; commitId: KSUID; parent: KSUID };
+
+export class Lake {
+  private listeners = new Set<(e: LakeEvent) => void>();
+
+  private constructor(
+    readonly root: string,
+    readonly catalog: Catalog,
+    readonly storage: Storage,
+  ) {}
+
+  static async open(root: string): Promise<Lake> {
+    try {
+      await Deno.mkdir(`${root}/pools`, { recursive: true });
+    } catch (e) {
+      throw new LochError("internal", `cannot open lake at ${root}: ${(e as Error).message}`);
+    }
+    return new Lake(root, new Catalog(`${root}/${CATALOG_FILE}`), new LocalStorage());
+  }
+
+  poolDir(poolId: KSUID): string {
+    return `${this.root}/pools/${toBase62(poolId)}`;
+  }
+
+  objectPath(poolId: KSUID, objectId: KSUID): string {
+    return `${this.poolDir(poolId)}/data/${toBase62(objectId)}.zng`;
+  }
+
+  /** Subscribes to lake events; returns the unsubscribe function. */
+  subscribe(fn: (e: LakeEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  emit(e: LakeEvent): void {
+    for (const fn of this.listeners) fn(e);
+  }
+
+  close(): void {
+    this.catalog.close();
+  }
+}

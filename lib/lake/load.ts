@@ -1,0 +1,176 @@
+// Loading data into a branch (lake-api.md §7): values are read from the
+// input, buffered encoded until the pool threshold, sorted into pool order and
+// written as data objects (the next buffer fills while the last one is
+// written); then one commit adds them all. Objects are on disk before the
+// commit that names them, so a failure at any point leaves the branch as it
+// was.
+
+import { invalid, messageOf } from "../errors.ts";
+import type { ValueReader } from "../formats/io.ts";
+import { formatZson } from "../formats/zson/formatter.ts";
+import { parseZsonValue } from "../formats/zson/reader.ts";
+import { commitToBranch, getBranch } from "./branches.ts";
+import type { CommitInfo } from "./commits.ts";
+import { newKSUID, toBase62 } from "./ksuid.ts";
+import type { Lake } from "./lake.ts";
+import { writeObject, type WrittenObject } from "./objectwriter.ts";
+import { type DataObject, insertObject } from "./objects.ts";
+import { PoolKey } from "./poolkey.ts";
+import type { PoolConfig } from "./pools.ts";
+import { SortBuffer } from "./sortbuffer.ts";
+
+/** Commit metadata a client supplies (the Zed-Commit header). */
+export interface CommitRequest {
+  author?: string;
+  /** The commit message; generated when absent or empty. */
+  body?: string;
+  /** A ZSON value recorded with the commit. */
+  meta?: string;
+}
+
+export interface LoadProgress {
+  records: number;
+  objects: number;
+}
+
+export interface LoadOptions {
+  commit?: CommitRequest;
+  /**
+   * Treat a read error as the end of the input and report it as a warning
+   * (the service's behaviour); otherwise the load fails.
+   */
+  warnOnReadError?: boolean;
+  /** Called after each batch read. */
+  onProgress?: (p: LoadProgress) => void;
+}
+
+export interface LoadResult {
+  commit: CommitInfo;
+  objects: DataObject[];
+  warnings: string[];
+}
+
+/** Objects listed in a generated commit message before `...`. */
+const MESSAGE_OBJECTS = 10;
+
+export async function load(
+  lake: Lake,
+  pool: PoolConfig,
+  branch: string,
+  reader: ValueReader,
+  opts: LoadOptions = {},
+): Promise<LoadResult> {
+  const cat = lake.catalog;
+  getBranch(cat, pool.id, branch);
+  const meta = commitMeta(opts.commit?.meta);
+  const key = PoolKey.of(pool);
+  const warnings: string[] = [];
+  const written: WrittenObject[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  let records = 0;
+  const flush = async (buf: SortBuffer) => {
+    // One object is written while the next buffer fills.
+    await writing;
+    const id = newKSUID();
+    const path = lake.objectPath(pool.id, id);
+    writing = writeObject(lake.storage, path, id, buf, buf.order(key), key, pool.seekStride)
+      .then((w) => {
+        written.push(w);
+      });
+  };
+  try {
+    let buf = new SortBuffer();
+    for (;;) {
+      let batch;
+      try {
+        batch = await reader.read();
+      } catch (e) {
+        if (!opts.warnOnReadError) throw e;
+        warnings.push(messageOf(e));
+        break;
+      }
+      if (batch === null) break;
+      for (let i = 0; i < batch.length; i++) {
+        const v = batch[i];
+        buf.add(v, key.keyOf(v));
+        if (buf.bodyBytes > pool.threshold && buf.length > 1) {
+          // Objects stay within the threshold: the value that crossed it starts the next one.
+          buf.removeLast();
+          await flush(buf);
+          buf = new SortBuffer();
+          buf.add(v, key.keyOf(v));
+        }
+      }
+      records += batch.length;
+      opts.onProgress?.({ records, objects: written.length });
+    }
+    if (buf.length > 0) await flush(buf);
+    await writing;
+  } catch (e) {
+    await writing.catch(() => {});
+    await removeObjects(lake, pool, written);
+    throw e;
+  }
+  if (written.length === 0) throw invalid("no records in request");
+  const objects = written.map((w) => w.object);
+  const message = opts.commit?.body || loadMessage(objects);
+  let commit: CommitInfo;
+  try {
+    commit = await commitToBranch(cat, pool.id, branch, () => ({
+      author: opts.commit?.author ?? "",
+      message,
+      meta,
+      actions: objects.map((o) => ({ kind: "add" as const, objectId: o.id })),
+      record: () => {
+        for (const w of written) insertObject(cat, pool.id, w.object, w.seek);
+      },
+    }), newKSUID);
+  } catch (e) {
+    await removeObjects(lake, pool, written);
+    throw e;
+  }
+  lake.emit({
+    kind: "branch-commit",
+    poolId: pool.id,
+    branch,
+    commitId: commit.id,
+    parent: commit.parent,
+  });
+  return { commit, objects, warnings };
+}
+
+/** The commit's metadata as normalized ZSON, or null. */
+function commitMeta(text: string | undefined): string | null {
+  if (text === undefined || text === "") return null;
+  try {
+    const v = parseZsonValue(text);
+    return formatZson(v.type, v.body);
+  } catch {
+    throw invalid("invalid commit metadata in request");
+  }
+}
+
+/** Removes object files no commit refers to (after a failed load). */
+async function removeObjects(lake: Lake, pool: PoolConfig, written: WrittenObject[]) {
+  for (const w of written) {
+    await lake.storage.remove(lake.objectPath(pool.id, w.object.id)).catch(() => {});
+  }
+}
+
+function plural(n: number): string {
+  return n === 1 ? "" : "s";
+}
+
+/** `loaded N data objects` and a line per object (the reference's text). */
+export function loadMessage(objects: DataObject[]): string {
+  let s = `loaded ${objects.length} data object${plural(objects.length)}\n\n`;
+  for (let k = 0; k < objects.length; k++) {
+    const o = objects[k];
+    s += `  ${toBase62(o.id)} ${o.count} record${plural(o.count)} in ${o.size} data bytes\n`;
+    if (k >= MESSAGE_OBJECTS) {
+      s += "  ...\n";
+      break;
+    }
+  }
+  return s;
+}

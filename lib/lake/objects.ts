@@ -1,0 +1,167 @@
+// Data objects: immutable ZNG files of sorted values, and their metadata in
+// the catalog (lake-api.md §7.4, §15.3). Metadata never changes once written,
+// so parsed copies are cached by id.
+
+import { formatZson } from "../formats/zson/formatter.ts";
+import { parseZsonValue } from "../formats/zson/reader.ts";
+import { NULL } from "../query/runtime/values.ts";
+import type { Value } from "../zed/value.ts";
+import type { Catalog } from "./catalog/catalog.ts";
+import { type KSUID, toHex } from "./ksuid.ts";
+
+/**
+ * The keys of an object's values, for pruning: the least and greatest
+ * non-null key in value order. `mixed` when the non-null keys are of more than
+ * one type (no pruning then); lo and hi are null when every key is null.
+ */
+export interface KeySpan {
+  lo: Value | null;
+  hi: Value | null;
+  mixed: boolean;
+}
+
+export interface DataObject {
+  id: KSUID;
+  /** Key of the first value written (pool order); may be null. */
+  first: Value;
+  /** Key of the last value written; null when the object has null keys. */
+  last: Value;
+  span: KeySpan;
+  /** Number of values. */
+  count: number;
+  /** Size of the ZNG file in bytes. */
+  size: number;
+}
+
+/** A point where a new ZNG stream starts in an object. */
+export interface SeekEntry {
+  /** Key of the first value of the stream. */
+  key: Value;
+  /** Values before the stream. */
+  count: number;
+  /** Byte offset of the stream. */
+  offset: number;
+}
+
+interface ObjectRow {
+  id: Uint8Array;
+  first: string;
+  last: string;
+  key_lo: string | null;
+  key_hi: string | null;
+  key_mixed: number;
+  count: number;
+  size: number;
+}
+
+const objectCache = new Map<string, DataObject>();
+const seekCache = new Map<string, SeekEntry[]>();
+const SEEK_CACHE_MAX = 4096;
+
+function zson(v: Value): string {
+  return formatZson(v.type, v.body);
+}
+
+function parseKey(text: string): Value {
+  return text === "null" ? NULL : parseZsonValue(text);
+}
+
+function fromRow(r: ObjectRow): DataObject {
+  return {
+    id: r.id,
+    first: parseKey(r.first),
+    last: parseKey(r.last),
+    span: {
+      lo: r.key_lo === null ? null : parseKey(r.key_lo),
+      hi: r.key_hi === null ? null : parseKey(r.key_hi),
+      mixed: r.key_mixed !== 0,
+    },
+    count: r.count,
+    size: r.size,
+  };
+}
+
+/** Records an object and its seek index (inside the caller's transaction). */
+export function insertObject(
+  cat: Catalog,
+  poolId: KSUID,
+  o: DataObject,
+  seek: SeekEntry[],
+): void {
+  cat.run(
+    `INSERT INTO objects (id, pool_id, first, last, key_lo, key_hi, key_mixed, count, size)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    o.id,
+    poolId,
+    zson(o.first),
+    zson(o.last),
+    o.span.lo === null ? null : zson(o.span.lo),
+    o.span.hi === null ? null : zson(o.span.hi),
+    o.span.mixed ? 1 : 0,
+    o.count,
+    o.size,
+  );
+  seek.forEach((e, seq) => {
+    cat.run(
+      "INSERT INTO seek_index (object_id, seq, key, count, offset) VALUES (?, ?, ?, ?, ?)",
+      o.id,
+      seq,
+      zson(e.key),
+      e.count,
+      e.offset,
+    );
+  });
+}
+
+const OBJECT_COLUMNS = "id, first, last, key_lo, key_hi, key_mixed, count, size";
+
+/** The metadata of the objects with these ids, in the same order; absent ones are left out. */
+export function getObjects(cat: Catalog, ids: KSUID[]): DataObject[] {
+  const out: DataObject[] = [];
+  for (const id of ids) {
+    const key = toHex(id);
+    let o = objectCache.get(key);
+    if (o === undefined) {
+      const r = cat.get<ObjectRow>(`SELECT ${OBJECT_COLUMNS} FROM objects WHERE id = ?`, id);
+      if (r === undefined) continue;
+      o = fromRow(r);
+      objectCache.set(key, o);
+    }
+    out.push(o);
+  }
+  return out;
+}
+
+/** The objects of a branch tip. */
+export function tipObjects(cat: Catalog, poolId: KSUID, branch: string): DataObject[] {
+  const ids = cat.all<{ object_id: Uint8Array }>(
+    "SELECT object_id FROM tip_objects WHERE pool_id = ? AND branch = ?",
+    poolId,
+    branch,
+  ).map((r) => r.object_id);
+  return getObjects(cat, ids);
+}
+
+/** The seek index of an object (at least one entry for a non-empty object). */
+export function seekIndex(cat: Catalog, id: KSUID): SeekEntry[] {
+  const key = toHex(id);
+  let entries = seekCache.get(key);
+  if (entries === undefined) {
+    entries = cat.all<{ key: string; count: number; offset: number }>(
+      "SELECT key, count, offset FROM seek_index WHERE object_id = ? ORDER BY seq",
+      id,
+    ).map((r) => ({ key: parseKey(r.key), count: r.count, offset: r.offset }));
+    if (seekCache.size >= SEEK_CACHE_MAX) seekCache.delete(seekCache.keys().next().value!);
+    seekCache.set(key, entries);
+  }
+  return entries;
+}
+
+/** Forgets cached metadata of objects (when their pool is dropped). */
+export function forgetObjects(ids: KSUID[]): void {
+  for (const id of ids) {
+    const key = toHex(id);
+    objectCache.delete(key);
+    seekCache.delete(key);
+  }
+}

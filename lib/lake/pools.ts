@@ -1,0 +1,164 @@
+// Pools: named collections of data ordered by a key (lake-api.md §6).
+
+import { invalid, LochError } from "../errors.ts";
+import type { Catalog } from "./catalog/catalog.ts";
+import { type KSUID, newKSUID, toBase62, tryParseID } from "./ksuid.ts";
+import type { Lake } from "./lake.ts";
+import { forgetObjects } from "./objects.ts";
+
+export interface Layout {
+  order: "asc" | "desc";
+  /** Key paths (only the first is used); null when the pool was created without keys. */
+  keys: string[][] | null;
+}
+
+export interface PoolConfig {
+  id: KSUID;
+  name: string;
+  /** Creation time, ns since the epoch. */
+  ts: bigint;
+  layout: Layout;
+  seekStride: number;
+  threshold: number;
+}
+
+/** The reference's defaults. */
+export const DEFAULT_THRESHOLD = 524288000;
+export const DEFAULT_SEEK_STRIDE = 65536;
+
+interface PoolRow {
+  id: Uint8Array;
+  name: string;
+  ts: number | bigint;
+  layout_order: string;
+  layout_keys: string | null;
+  seek_stride: number;
+  threshold: number;
+}
+
+function fromRow(r: PoolRow): PoolConfig {
+  return {
+    id: r.id,
+    name: r.name,
+    ts: BigInt(r.ts),
+    layout: {
+      order: r.layout_order === "desc" ? "desc" : "asc",
+      keys: r.layout_keys === null ? null : JSON.parse(r.layout_keys),
+    },
+    seekStride: r.seek_stride,
+    threshold: r.threshold,
+  };
+}
+
+export function notFound(what: string): LochError {
+  return new LochError("not found", what);
+}
+
+/** The sort key of a pool: its first key, or `ts` when it has none. */
+export function sortKey(p: PoolConfig): string[] {
+  return p.layout.keys?.[0] ?? ["ts"];
+}
+
+export interface CreatePool {
+  name: string;
+  layout?: Layout;
+  seekStride?: number;
+  threshold?: number;
+}
+
+export function createPool(lake: Lake, req: CreatePool): PoolConfig {
+  const cat = lake.catalog;
+  if (req.name === "HEAD") throw new LochError("internal", 'pool cannot be named "HEAD"');
+  if (req.name === "") throw invalid("pool name cannot be empty");
+  const order = req.layout?.order ?? "asc";
+  if (order !== "asc" && order !== "desc") {
+    throw invalid(`invalid sort order: ${JSON.stringify(order)}`);
+  }
+  const pool: PoolConfig = {
+    id: newKSUID(),
+    name: req.name,
+    ts: BigInt(Date.now()) * 1000000n,
+    layout: { order, keys: req.layout?.keys ?? null },
+    seekStride: req.seekStride || DEFAULT_SEEK_STRIDE,
+    threshold: req.threshold || DEFAULT_THRESHOLD,
+  };
+  const created = cat.transaction(() => {
+    if (cat.get("SELECT 1 FROM pools WHERE name = ?", req.name) !== undefined) {
+      throw new LochError("conflict", `${req.name}: pool already exists`);
+    }
+    cat.run(
+      "INSERT INTO pools (id, name, ts, layout_order, layout_keys, seek_stride, threshold) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      pool.id,
+      pool.name,
+      pool.ts,
+      pool.layout.order,
+      pool.layout.keys === null ? null : JSON.stringify(pool.layout.keys),
+      pool.seekStride,
+      pool.threshold,
+    );
+    cat.run(
+      "INSERT INTO branches (pool_id, name, ts, commit_id) VALUES (?, 'main', ?, ?)",
+      pool.id,
+      pool.ts,
+      new Uint8Array(20),
+    );
+    return pool;
+  });
+  lake.emit({ kind: "pool-new", poolId: created.id });
+  return created;
+}
+
+export function listPools(cat: Catalog): PoolConfig[] {
+  return cat.all<PoolRow>("SELECT * FROM pools ORDER BY name").map(fromRow);
+}
+
+/**
+ * A pool by id (base62 or 0x-hex) when the text parses as one, else by name
+ * (the reference's rule: a name that looks like an id is taken as an id).
+ */
+export function lookupPool(cat: Catalog, nameOrId: string): PoolConfig {
+  const id = tryParseID(nameOrId);
+  if (id !== undefined) return poolById(cat, id);
+  const byName = cat.get<PoolRow>("SELECT * FROM pools WHERE name = ?", nameOrId);
+  if (byName !== undefined) return fromRow(byName);
+  throw notFound(`${nameOrId}: pool not found`);
+}
+
+export function poolById(cat: Catalog, id: KSUID): PoolConfig {
+  const r = cat.get<PoolRow>("SELECT * FROM pools WHERE id = ?", id);
+  if (r === undefined) throw notFound(`${toBase62(id)}: pool not found`);
+  return fromRow(r);
+}
+
+/** Renames a pool. Like the reference, any non-empty new name is accepted if it is free. */
+export function renamePool(lake: Lake, id: KSUID, name: string): void {
+  if (name === "") throw invalid("pool name cannot be empty");
+  const cat = lake.catalog;
+  cat.transaction(() => {
+    poolById(cat, id);
+    const other = cat.get<{ id: Uint8Array }>("SELECT id FROM pools WHERE name = ?", name);
+    if (other !== undefined && toBase62(other.id) !== toBase62(id)) {
+      throw new LochError("conflict", `${name}: pool already exists`);
+    }
+    cat.run("UPDATE pools SET name = ? WHERE id = ?", name, id);
+  });
+  lake.emit({ kind: "pool-update", poolId: id });
+}
+
+/**
+ * Drops a pool: its catalog rows (commits, branches, objects) go in one
+ * transaction, then its files.
+ */
+export async function dropPool(lake: Lake, id: KSUID): Promise<void> {
+  const cat = lake.catalog;
+  const objects = cat.transaction(() => {
+    poolById(cat, id);
+    const ids = cat.all<{ id: Uint8Array }>("SELECT id FROM objects WHERE pool_id = ?", id)
+      .map((r) => r.id);
+    cat.run("DELETE FROM pools WHERE id = ?", id);
+    return ids;
+  });
+  forgetObjects(objects);
+  await lake.storage.removeTree(lake.poolDir(id));
+  lake.emit({ kind: "pool-delete", poolId: id });
+}

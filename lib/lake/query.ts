@@ -1,0 +1,40 @@
+// Running a query against a lake: the program's `from` sources open as pool
+// scans or meta-query results; a program without `from` reads `from HEAD`.
+
+import type { ValueWriter } from "../formats/io.ts";
+import type * as ast from "../query/ast.ts";
+import { compileQuery } from "../query/compiler/compile.ts";
+import { runQuery } from "../query/run.ts";
+import type { Lake } from "./lake.ts";
+import { newScanStats, type ScanStats } from "./scan.ts";
+import { type Head, openLakeSource } from "./sources.ts";
+
+const HEAD_SOURCE: ast.Source = {
+  kind: "Pool",
+  spec: { pool: { kind: "String", text: "HEAD" }, commit: null, meta: null },
+  at: null,
+  range: null,
+  scan_order: null,
+};
+
+export interface LakeQueryOptions {
+  head?: Head;
+  /** Receives the counters of the query's scans (also returned). */
+  stats?: ScanStats;
+}
+
+/** Compiles and runs a query over the lake, writing its output; returns what the scans read. */
+export async function runLakeQuery(
+  lake: Lake,
+  text: string,
+  writer: ValueWriter,
+  opts: LakeQueryOptions = {},
+): Promise<ScanStats> {
+  const query = compileQuery(text.trim() === "" ? "*" : text, { defaultSource: HEAD_SOURCE });
+  const stats = opts.stats ?? newScanStats();
+  const readers = query.sources!.map((plan) =>
+    openLakeSource(lake, plan, { head: opts.head, stats })
+  );
+  await runQuery(query, readers, writer);
+  return stats;
+}

@@ -1,0 +1,417 @@
+// Reading a snapshot of a pool (lake-api.md §12.2, §15.3): values come out in
+// pool-key order. Objects whose key spans cannot meet the key range of the
+// query's leading filter are skipped, and within an object only the streams
+// the seek index says may hold such keys are read. Objects whose spans
+// overlap are merged; the others are read one after another. The leading
+// filter is applied here, so what was read and what matched are counted.
+
+import { BATCH_SIZE, type ValueReader } from "../formats/io.ts";
+import { ZngDecoder } from "../formats/zng/reader.ts";
+import type { Expr } from "../query/runtime/expr.ts";
+import { filterOne } from "../query/ops/where.ts";
+import { recordOf, type Type } from "../zed/types.ts";
+import type { Batch, Value } from "../zed/value.ts";
+import { encodeBody } from "../zed/zcode.ts";
+import type { Lake } from "./lake.ts";
+import { type DataObject, seekIndex } from "./objects.ts";
+import type { PoolKey } from "./poolkey.ts";
+import { type KeyRange, seekStreams, spanMayMatch } from "./prune.ts";
+import type { PoolConfig } from "./pools.ts";
+
+export interface ScanStats {
+  /** Bytes read from data objects. */
+  bytesRead: number;
+  /** Values decoded. */
+  recordsRead: number;
+  /** Values that passed the filter. */
+  recordsMatched: number;
+  /** Objects read (whole or in part). */
+  objectsRead: number;
+  /** Objects skipped because no key in them can match. */
+  objectsPruned: number;
+}
+
+export function newScanStats(): ScanStats {
+  return { bytesRead: 0, recordsRead: 0, recordsMatched: 0, objectsRead: 0, objectsPruned: 0 };
+}
+
+/** The part of an object to read. */
+interface ObjectPart {
+  object: DataObject;
+  offset: number;
+  length: number;
+}
+
+export interface ScanOptions {
+  /** Keys outside this range need not be read. */
+  range: KeyRange | null;
+  /** Applied to every value read, as `where` would. */
+  filter: Expr | null;
+  /** Top-level fields to decode (others read as null); null for all. */
+  fields?: string[] | null;
+  /** False when the consumer does not care about order: overlapping objects are not merged. */
+  ordered?: boolean;
+  stats?: ScanStats;
+}
+
+/** Which fields a projection decodes, by position, per record type (undefined: all). */
+export type Projection = (t: Type) => ReadonlySet<number> | undefined;
+
+/** A projection to the named top-level fields (plus the pool key's), or undefined for all. */
+export function projection(
+  fields: string[] | null | undefined,
+  key: PoolKey,
+): Projection | undefined {
+  if (fields === null || fields === undefined) return undefined;
+  const want = new Set(fields);
+  if (key.path.length > 0) want.add(key.path[0]);
+  const cache = new Map<Type, ReadonlySet<number> | undefined>();
+  return (t) => {
+    if (cache.has(t)) return cache.get(t);
+    const rt = recordOf(t);
+    let positions: Set<number> | undefined;
+    if (rt !== undefined) {
+      positions = new Set();
+      rt.fields.forEach((f, i) => {
+        if (want.has(f.name)) positions!.add(i);
+      });
+      if (positions.size === rt.fields.length) positions = undefined;
+    }
+    cache.set(t, positions);
+    return positions;
+  };
+}
+
+/** Values of one part of an object, batch by batch. */
+class ObjectStream {
+  private chunks: AsyncIterator<Uint8Array>;
+  private decoder: ZngDecoder;
+  private ended = false;
+
+  constructor(
+    lake: Lake,
+    pool: PoolConfig,
+    part: ObjectPart,
+    private stats: ScanStats,
+    project: Projection | undefined,
+  ) {
+    this.decoder = new ZngDecoder(undefined, { project });
+    const path = lake.objectPath(pool.id, part.object.id);
+    this.chunks = lake.storage.readRange(path, part.offset, part.length)[Symbol.asyncIterator]();
+  }
+
+  async next(): Promise<Value[] | null> {
+    for (;;) {
+      const r = this.decoder.next();
+      if (r === null) return null;
+      if (Array.isArray(r)) {
+        this.stats.recordsRead += r.length;
+        return r;
+      }
+      if (r !== undefined) continue; // control frames do not occur in data objects
+      if (this.ended) {
+        this.decoder.feed(new Uint8Array(0), true);
+        continue;
+      }
+      const c = await this.chunks.next();
+      if (c.done) {
+        this.ended = true;
+        this.decoder.feed(new Uint8Array(0), true);
+      } else {
+        this.stats.bytesRead += c.value.length;
+        this.decoder.feed(c.value);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.chunks.return?.();
+  }
+}
+
+/** A value source that is either one stream or a merge of several. */
+interface Stream {
+  next(): Promise<Value[] | null>;
+  close(): Promise<void>;
+}
+
+/** Streams one after another. */
+class ConcatStream implements Stream {
+  private i = 0;
+  constructor(private streams: Stream[]) {}
+  async next(): Promise<Value[] | null> {
+    while (this.i < this.streams.length) {
+      const b = await this.streams[this.i].next();
+      if (b !== null) return b;
+      await this.streams[this.i++].close();
+    }
+    return null;
+  }
+  async close(): Promise<void> {
+    for (; this.i < this.streams.length; this.i++) await this.streams[this.i].close();
+  }
+}
+
+/** A stream's position: its current batch and the value at hand. */
+class Cursor {
+  batch: Value[] = [];
+  i = 0;
+  key!: Value;
+  /** The value's encoded body, made when a tie needs it. */
+  private enc: Uint8Array | null = null;
+  constructor(readonly stream: Stream) {}
+  get value(): Value {
+    return this.batch[this.i];
+  }
+  /** Moves to value i of the batch. */
+  at(i: number, key: Value): void {
+    this.i = i;
+    this.key = key;
+    this.enc = null;
+  }
+  encoded(): Uint8Array {
+    if (this.enc === null) {
+      const v = this.batch[this.i];
+      this.enc = encodeBody(v.type, v.body);
+    }
+    return this.enc;
+  }
+}
+
+/**
+ * Merges streams that are each in pool order into one in pool order. A
+ * stream is opened only when the merge reaches its first key, and a batch
+ * is handed out whenever more input must be read, so a consumer that stops
+ * early (head) stops the reading too.
+ */
+class MergeStream implements Stream {
+  private heap: Cursor[] = [];
+  private opened = 0;
+  /** A cursor whose batch ran out; it is refilled before the next comparison. */
+  private stale: Cursor | null = null;
+
+  /** streams must be sorted by their first keys, in pool order. */
+  constructor(private streams: { stream: Stream; first: Value }[], private key: PoolKey) {}
+
+  private less(a: Cursor, b: Cursor): boolean {
+    const c = this.key.compare(a.key, b.key);
+    if (c !== 0) return c < 0;
+    return this.key.compareTies(a.encoded(), b.encoded()) < 0;
+  }
+
+  /** Loads the cursor's next value, reading if needed; false when its stream is done. */
+  private async advance(c: Cursor): Promise<boolean> {
+    let i = c.i + 1;
+    while (i >= c.batch.length) {
+      const b = await c.stream.next();
+      if (b === null) return false;
+      c.batch = b;
+      i = 0;
+    }
+    c.at(i, this.key.keyOf(c.batch[i]));
+    return true;
+  }
+
+  /** Puts an advanced cursor back in place, or drops it when its stream ended. */
+  private settle(c: Cursor, more: boolean): void {
+    const heap = this.heap;
+    if (more) {
+      this.siftDown(heap.indexOf(c));
+      return;
+    }
+    const last = heap.pop()!;
+    const at = heap.indexOf(c);
+    if (last !== c && at >= 0) {
+      heap[at] = last;
+      this.siftDown(at);
+    } else if (last !== c) {
+      heap[0] = last;
+      this.siftDown(0);
+    }
+  }
+
+  async next(): Promise<Value[] | null> {
+    if (this.stale !== null) {
+      const c = this.stale;
+      this.stale = null;
+      this.settle(c, await this.advance(c));
+    }
+    const heap = this.heap, key = this.key, streams = this.streams;
+    const out: Value[] = [];
+    for (;;) {
+      while (
+        this.opened < streams.length &&
+        (heap.length === 0 || key.compare(streams[this.opened].first, heap[0].key) <= 0)
+      ) {
+        const c = new Cursor(streams[this.opened++].stream);
+        c.i = -1;
+        if (await this.advance(c)) this.push(c);
+      }
+      if (heap.length === 0) return out.length > 0 ? out : null;
+      if (out.length >= BATCH_SIZE) return out;
+      const top = heap[0];
+      out.push(top.value);
+      const i = top.i + 1;
+      if (i < top.batch.length) {
+        top.at(i, key.keyOf(top.batch[i]));
+        this.siftDown(0);
+      } else {
+        // Reading more is next: hand out what is here first.
+        this.stale = top;
+        return out;
+      }
+    }
+  }
+
+  private push(c: Cursor): void {
+    const heap = this.heap;
+    heap.push(c);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(heap[i], heap[p])) break;
+      [heap[i], heap[p]] = [heap[p], heap[i]];
+      i = p;
+    }
+  }
+
+  private siftDown(i: number): void {
+    const heap = this.heap;
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < heap.length && this.less(heap[l], heap[m])) m = l;
+      if (r < heap.length && this.less(heap[r], heap[m])) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m], heap[i]];
+      i = m;
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.streams) await s.stream.close();
+  }
+}
+
+export class PoolScan implements ValueReader {
+  readonly stats: ScanStats;
+  private groups: ObjectPart[][];
+  private g = 0;
+  private current: Stream | null = null;
+  private project: Projection | undefined;
+
+  constructor(
+    private lake: Lake,
+    private pool: PoolConfig,
+    private key: PoolKey,
+    objects: DataObject[],
+    private opts: ScanOptions,
+  ) {
+    this.stats = opts.stats ?? newScanStats();
+    this.project = projection(opts.fields, key);
+    this.groups = groupOverlapping(this.plan(objects), (p) => p.object, key);
+  }
+
+  /** The parts of the objects that may hold matching keys. */
+  private plan(objects: DataObject[]): ObjectPart[] {
+    const r = this.opts.range;
+    const parts: ObjectPart[] = [];
+    for (const o of objects) {
+      if (r === null) {
+        parts.push({ object: o, offset: 0, length: o.size });
+        continue;
+      }
+      if (!spanMayMatch(o.span, r)) {
+        this.stats.objectsPruned++;
+        continue;
+      }
+      const entries = seekIndex(this.lake.catalog, o.id);
+      const streams = o.span.mixed || entries.length === 0
+        ? [0, entries.length - 1]
+        : seekStreams(entries, this.key.desc, r);
+      if (streams === null) {
+        this.stats.objectsPruned++;
+        continue;
+      }
+      const [first, last] = streams;
+      const offset = entries.length === 0 ? 0 : entries[first].offset;
+      const end = last + 1 < entries.length ? entries[last + 1].offset : o.size;
+      parts.push({ object: o, offset, length: end - offset });
+    }
+    return parts;
+  }
+
+  async read(): Promise<Batch | null> {
+    for (;;) {
+      if (this.current === null) {
+        if (this.g >= this.groups.length) return null;
+        const group = this.groups[this.g++];
+        this.stats.objectsRead += group.length;
+        const streams = group.map((p) =>
+          new ObjectStream(this.lake, this.pool, p, this.stats, this.project)
+        );
+        this.current = streams.length === 1
+          ? streams[0]
+          : this.opts.ordered === false
+          ? new ConcatStream(streams)
+          : new MergeStream(
+            streams.map((stream, k) => ({ stream, first: group[k].object.first })),
+            this.key,
+          );
+      }
+      const batch = await this.current.next();
+      if (batch === null) {
+        await this.current.close();
+        this.current = null;
+        continue;
+      }
+      const out = this.applyFilter(batch);
+      this.stats.recordsMatched += out.length;
+      if (out.length > 0) return out;
+    }
+  }
+
+  private applyFilter(batch: Value[]): Value[] {
+    const pred = this.opts.filter;
+    if (pred === null) return batch;
+    const out: Value[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      const r = filterOne(batch[i], pred(batch[i]));
+      if (r !== undefined) out.push(r);
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await this.current?.close();
+    this.current = null;
+    this.g = this.groups.length;
+  }
+}
+
+/**
+ * Items in pool order, grouped so that those whose objects' key spans
+ * overlap are in one group (to be merged). An object with null keys reaches
+ * to the end.
+ */
+export function groupOverlapping<T>(
+  items: T[],
+  objectOf: (item: T) => DataObject,
+  key: PoolKey,
+): T[][] {
+  const sorted = items.slice().sort((a, b) => key.compare(objectOf(a).first, objectOf(b).first));
+  const groups: T[][] = [];
+  let end: Value | null = null;
+  for (const item of sorted) {
+    const o = objectOf(item);
+    const last = groups[groups.length - 1];
+    if (last !== undefined && end !== null && key.compare(o.first, end) <= 0) {
+      last.push(item);
+      if (key.compare(o.last, end) > 0) end = o.last;
+    } else {
+      groups.push([item]);
+      end = o.last;
+    }
+  }
+  return groups;
+}

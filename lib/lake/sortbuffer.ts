@@ -1,0 +1,140 @@
+// Values waiting to become a data object: kept ZNG-encoded in large byte
+// chunks (compact, off the JS heap, ready to write without encoding again),
+// with each value's type and pool key beside them, then sorted into pool order.
+
+import { ByteWriter } from "../zed/bytes.ts";
+import { ID_INT8, ID_STRING, ID_UINT8, isNumber, type Type, underId } from "../zed/types.ts";
+import type { Value } from "../zed/value.ts";
+import { appendTagged } from "../zed/zcode.ts";
+import type { PoolKey } from "./poolkey.ts";
+
+/** Chunks start small (most loads are small) and double up to this size. */
+const FIRST_CHUNK = 256 << 10;
+const MAX_CHUNK = 16 << 20;
+
+export class SortBuffer {
+  private chunks: ByteWriter[] = [new ByteWriter(FIRST_CHUNK)];
+  /** Per value: its chunk, the offset of its tag, the offset of its body, its end. */
+  private chunkOf: number[] = [];
+  private tagAt: number[] = [];
+  private bodyAt: number[] = [];
+  private endAt: number[] = [];
+  readonly types: Type[] = [];
+  readonly keys: Value[] = [];
+  /** Total size of the values' bodies (what the pool threshold measures). */
+  bodyBytes = 0;
+
+  get length(): number {
+    return this.types.length;
+  }
+
+  /** Adds a value; returns the size of its body. */
+  add(v: Value, key: Value): number {
+    let w = this.chunks[this.chunks.length - 1];
+    if (w.pos >= w.buf.length - 64) {
+      w = new ByteWriter(Math.min(MAX_CHUNK, w.buf.length * 2));
+      this.chunks.push(w);
+    }
+    const tag = w.pos;
+    appendTagged(w, v.type, v.body);
+    const end = w.pos;
+    // The tag is a uvarint: bytes with the high bit set, then one without.
+    let body = tag;
+    while (w.buf[body] & 0x80) body++;
+    body++;
+    this.chunkOf.push(this.chunks.length - 1);
+    this.tagAt.push(tag);
+    this.bodyAt.push(body);
+    this.endAt.push(end);
+    this.types.push(v.type);
+    this.keys.push(key);
+    const size = end - body;
+    this.bodyBytes += size;
+    return size;
+  }
+
+  /** Takes back the value added last. */
+  removeLast(): void {
+    const chunk = this.chunkOf.pop()!;
+    const tag = this.tagAt.pop()!;
+    this.bodyBytes -= this.endAt.pop()! - this.bodyAt.pop()!;
+    this.types.pop();
+    this.keys.pop();
+    if (chunk === this.chunks.length - 1) this.chunks[chunk].pos = tag;
+  }
+
+  /** The tag and body of value i (a view into the buffer). */
+  tagged(i: number): Uint8Array {
+    return this.chunks[this.chunkOf[i]].buf.subarray(this.tagAt[i], this.endAt[i]);
+  }
+
+  /** The body of value i (a view into the buffer). */
+  body(i: number): Uint8Array {
+    return this.chunks[this.chunkOf[i]].buf.subarray(this.bodyAt[i], this.endAt[i]);
+  }
+
+  /** The indexes of the values in pool order (a stable sort). */
+  order(key: PoolKey): Uint32Array {
+    const n = this.length;
+    const keys = this.keys;
+    const idx: number[] = [];
+    const nulls: number[] = [];
+    for (let i = 0; i < n; i++) (keys[i].body === null ? nulls : idx).push(i);
+    const tie = (i: number, j: number) => key.compareTies(this.body(i), this.body(j));
+    const sign = key.desc ? -1 : 1;
+    if (uniformNumeric(keys, idx)) {
+      // One numeric key type (ts is a time, mostly a bigint): compare as
+      // doubles first, exactly only when the doubles are equal.
+      const approx = new Float64Array(n);
+      for (const i of idx) approx[i] = Number(keys[i].body as number | bigint);
+      idx.sort((i, j) => {
+        const d = approx[i] - approx[j];
+        if (d !== 0) return d < 0 ? -sign : sign;
+        const a = keys[i].body as number | bigint, b = keys[j].body as number | bigint;
+        if (a !== b) return a < b ? -sign : sign;
+        return tie(i, j);
+      });
+    } else if (uniformPlainStrings(keys, idx)) {
+      // One string type without characters where UTF-16 order differs from
+      // UTF-8 order: JS's own comparison is the key order.
+      idx.sort((i, j) => {
+        const a = keys[i].body as string, b = keys[j].body as string;
+        if (a !== b) return a < b ? -sign : sign;
+        return tie(i, j);
+      });
+    } else {
+      idx.sort((i, j) => key.compare(keys[i], keys[j]) || tie(i, j));
+    }
+    nulls.sort(tie);
+    const out = new Uint32Array(n);
+    out.set(idx);
+    out.set(nulls, idx.length);
+    return out;
+  }
+}
+
+const HIGH_UNITS = /[\ud800-\uffff]/;
+
+/** True when every listed key is a string of one type, without surrogates or U+E000.. units. */
+function uniformPlainStrings(keys: Value[], idx: number[]): boolean {
+  if (idx.length === 0) return false;
+  const t = keys[idx[0]].type;
+  if (underId(t) !== ID_STRING) return false;
+  for (const i of idx) {
+    const k = keys[i];
+    if (k.type !== t || HIGH_UNITS.test(k.body as string)) return false;
+  }
+  return true;
+}
+
+/**
+ * True when every listed key has the same numeric type that the general
+ * order compares numerically (it compares int8 and uint8 byte-wise).
+ */
+function uniformNumeric(keys: Value[], idx: number[]): boolean {
+  if (idx.length === 0) return false;
+  const id = underId(keys[idx[0]].type);
+  if (!isNumber(id) || id === ID_INT8 || id === ID_UINT8) return false;
+  for (const i of idx) if (underId(keys[i].type) !== id) return false;
+  return true;
+}

@@ -1,0 +1,102 @@
+// Where the lake's immutable files live. Local files for now; everything the
+// lake does with its bytes goes through this interface, so an object store can
+// take its place later.
+
+/** Writes the bytes of one new file. */
+export interface FileSink {
+  write(chunk: Uint8Array): Promise<void>;
+}
+
+export interface Storage {
+  /**
+   * Creates a file whole or not at all: fill() writes it under a temporary
+   * name, which is flushed to disk and then renamed to path. A failure (or a
+   * crash) leaves no file at path. Returns the file's size.
+   */
+  createAtomic(path: string, fill: (sink: FileSink) => Promise<void>): Promise<number>;
+  /** Reads length bytes at offset (fewer at the end of the file), in chunks. */
+  readRange(path: string, offset: number, length: number): AsyncIterable<Uint8Array>;
+  /** Removes a directory tree (nothing when it is absent). */
+  removeTree(path: string): Promise<void>;
+  /** Removes a file (nothing when it is absent). */
+  remove(path: string): Promise<void>;
+}
+
+const READ_CHUNK = 1 << 20;
+
+export class LocalStorage implements Storage {
+  async createAtomic(path: string, fill: (sink: FileSink) => Promise<void>): Promise<number> {
+    const dir = dirname(path);
+    await Deno.mkdir(dir, { recursive: true });
+    const tmp = `${path}.tmp-${crypto.randomUUID()}`;
+    const file = await Deno.open(tmp, { write: true, createNew: true });
+    let size = 0;
+    let closed = false;
+    try {
+      await fill({
+        async write(chunk: Uint8Array) {
+          let off = 0;
+          while (off < chunk.length) off += await file.write(chunk.subarray(off));
+          size += chunk.length;
+        },
+      });
+      await file.syncData();
+      file.close();
+      closed = true;
+      await Deno.rename(tmp, path);
+    } catch (e) {
+      if (!closed) file.close();
+      await Deno.remove(tmp).catch(() => {});
+      throw e;
+    }
+    await syncDir(dir);
+    return size;
+  }
+
+  async *readRange(path: string, offset: number, length: number): AsyncIterable<Uint8Array> {
+    const file = await Deno.open(path, { read: true });
+    try {
+      if (offset > 0) await file.seek(offset, Deno.SeekMode.Start);
+      let left = length;
+      while (left > 0) {
+        const buf = new Uint8Array(Math.min(READ_CHUNK, left));
+        const n = await file.read(buf);
+        if (n === null) return;
+        left -= n;
+        yield n === buf.length ? buf : buf.subarray(0, n);
+      }
+    } finally {
+      file.close();
+    }
+  }
+
+  async removeTree(path: string): Promise<void> {
+    await Deno.remove(path, { recursive: true }).catch((e) => {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    });
+  }
+
+  async remove(path: string): Promise<void> {
+    await Deno.remove(path).catch((e) => {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    });
+  }
+}
+
+/** Makes a rename in dir durable (a no-op where directories cannot be synced). */
+async function syncDir(dir: string): Promise<void> {
+  let f: Deno.FsFile | undefined;
+  try {
+    f = await Deno.open(dir, { read: true });
+    await f.sync();
+  } catch {
+    // Some platforms cannot open or sync a directory; the rename still happened.
+  } finally {
+    f?.close();
+  }
+}
+
+function dirname(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i <= 0 ? (i === 0 ? "/" : ".") : path.slice(0, i);
+}

@@ -1,0 +1,226 @@
+// Programs that start with `from`: one input port per source, each source's
+// pipeline feeding what follows (combined, or the legs of a following join
+// or merge). For a single source, a leading filter, a sort by one field and
+// a plain count() are lifted into the source's plan (see SourcePlan), along
+// with the fields the query reads.
+
+import { invalid, LochError } from "../../errors.ts";
+import type * as ast from "../ast.ts";
+import { isError, MISSING, zson } from "../runtime/values.ts";
+import { Combine } from "../runtime/flow.ts";
+import type { Op, OpFactory } from "../runtime/op.ts";
+import type { CompiledQuery, SourcePlan } from "./compile.ts";
+import { fieldDemand } from "./demand.ts";
+import type { OpCompiler } from "./ops.ts";
+import type { Scope } from "./scope.ts";
+
+export function compileFrom(
+  c: OpCompiler,
+  from: ast.Op & { kind: "From" },
+  rest: ast.Op[],
+  scope: Scope,
+): CompiledQuery {
+  for (const t of from.trunks) {
+    const pool = t.source.kind === "Pool" ? t.source.spec.pool : null;
+    if (t.seq !== null && (pool?.kind === "Glob" || pool?.kind === "Regexp")) {
+      throw new LochError("internal", "=> not allowed after pool pattern in 'from' operator");
+    }
+  }
+  if (from.trunks.length === 1) return single(c, from.trunks[0], rest, scope);
+  const sources: SourcePlan[] = [];
+  const legs: OpFactory[] = [];
+  for (const trunk of from.trunks) {
+    const inner = scope.enter();
+    for (const decl of trunk.seq?.consts ?? []) c.declare(decl, inner);
+    let ops = trunk.seq?.ops ?? [];
+    const filter = ops.length > 0 ? filterOf(c, ops[0], inner) : null;
+    if (filter !== null) ops = ops.slice(1);
+    sources.push({
+      source: trunk.source,
+      filter,
+      sort: null,
+      count: null,
+      range: rangeOf(c, trunk.source, scope),
+      fields: null,
+      ordered: true,
+    });
+    legs.push(c.chain(ops, inner));
+  }
+  const following = rest[0];
+  if (following?.kind === "Join" || following?.kind === "Merge") {
+    const multi = following.kind === "Join"
+      ? c.joinOp(following, scope, legs.length)
+      : c.mergeOp(following, scope, legs.length);
+    const after = c.chain(rest.slice(1), scope);
+    return {
+      inputs: legs.length,
+      sources,
+      make: (next) => {
+        const m = multi(after(next));
+        return legs.map((leg, k) => leg(m.ports[k]));
+      },
+    };
+  }
+  const after = c.chain(rest, scope);
+  return {
+    inputs: legs.length,
+    sources,
+    make: (next) => {
+      const combine = new Combine(after(next), legs.length);
+      return legs.map((leg) => leg(combine));
+    },
+  };
+}
+
+/** One source: its operators, then the program's. */
+function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): CompiledQuery {
+  const inner = scope.enter();
+  for (const decl of trunk.seq?.consts ?? []) c.declare(decl, inner);
+  let trunkOps = trunk.seq?.ops ?? [];
+  // What is lifted comes from the head of the trunk's operators, or of the
+  // program's when the trunk has none.
+  const fromTrunk = trunkOps.length > 0;
+  let ops = fromTrunk ? trunkOps : rest;
+  const liftScope = fromTrunk ? inner : scope;
+  const all = [...trunkOps, ...rest];
+  const filter = ops.length > 0 ? filterOf(c, ops[0], liftScope) : null;
+  if (filter !== null) ops = ops.slice(1);
+  const fields = fieldDemand(filter === null ? all : all.slice(1), filter?.ast ?? null);
+  let lifted: OpFactory | null = null;
+  let sort: SourcePlan["sort"] = null;
+  let count: SourcePlan["count"] = null;
+  if (ops.length > 0) {
+    const head = ops[0];
+    const sortPath = head.kind === "Sort" && head.args?.length === 1 ? pathOf(head.args[0]) : null;
+    const countField = countOf(head);
+    if (sortPath !== null && sortPath.length > 0 && head.kind === "Sort") {
+      sort = {
+        path: sortPath,
+        reverse: head.order === "desc",
+        nullsFirst: head.nullsfirst,
+        bySource: false,
+      };
+    } else if (countField !== null) {
+      count = { field: countField, bySource: false };
+    }
+    if (sort !== null || count !== null) {
+      lifted = c.op(head, liftScope);
+      ops = ops.slice(1);
+    }
+  }
+  if (fromTrunk) trunkOps = ops;
+  else rest = ops;
+  const ordered = count === null && !(ops.length > 0 && orderFree(ops[0]));
+  const plan: SourcePlan = {
+    source: trunk.source,
+    filter,
+    sort,
+    count,
+    range: rangeOf(c, trunk.source, scope),
+    fields,
+    ordered,
+  };
+  const trunkChain = c.chain(trunkOps, inner);
+  const restChain = c.chain(rest, scope);
+  return {
+    inputs: 1,
+    sources: [plan],
+    make: (next: Op) => {
+      let head = trunkChain(restChain(next));
+      const done = plan.sort?.bySource || plan.count?.bySource;
+      if (lifted !== null && !done) head = lifted(head);
+      return [head];
+    },
+  };
+}
+
+/** A pool source's `range L to U`, its bounds evaluated as constants. */
+function rangeOf(c: OpCompiler, src: ast.Source, scope: Scope): SourcePlan["range"] {
+  if (src.kind !== "Pool" || src.range === null) return null;
+  const bound = (e: ast.Expr | null) => {
+    if (e === null) return null;
+    const v = c.exprs.compile(e, scope)(MISSING);
+    if (isError(v)) throw invalid(`range bound: ${zson(v)}`);
+    return v;
+  };
+  return { lower: bound(src.range.lower), upper: bound(src.range.upper) };
+}
+
+/** The predicate of an operator that is a filter (where, search, a boolean expression). */
+function filterOf(c: OpCompiler, op: ast.Op, scope: Scope): SourcePlan["filter"] {
+  let e: ast.Expr;
+  if (op.kind === "Where" || op.kind === "Search") e = op.expr;
+  else if (op.kind === "OpExpr" && c.isFilterExpr(op.expr, scope)) e = op.expr;
+  else return null;
+  // Names bound in scope are not fields, so such a filter says nothing about keys.
+  return { ast: e, pred: c.exprs.compile(e, scope), fieldsOnly: !mentionsBound(e, scope) };
+}
+
+/** The output field of a lone `count()` (summarize, implied, or `n:=count()`), else null. */
+function countOf(op: ast.Op): string | null {
+  const isCount = (e: ast.Expr) =>
+    (e.kind === "Agg" && e.name === "count" && e.expr === null && e.where === null) ||
+    (e.kind === "Call" && e.name === "count" && e.args.length === 0 && e.where === null);
+  const named = (a: ast.Assignment) =>
+    a.lhs === null ? "count" : a.lhs.kind === "ID" ? a.lhs.name : null;
+  switch (op.kind) {
+    case "Summarize":
+      if ((op.keys ?? []).length > 0 || op.aggs?.length !== 1 || !isCount(op.aggs[0].rhs)) {
+        return null;
+      }
+      return named(op.aggs[0]);
+    case "OpExpr":
+      return isCount(op.expr) ? "count" : null;
+    case "OpAssignment":
+      return op.assignments.length === 1 && isCount(op.assignments[0].rhs)
+        ? named(op.assignments[0])
+        : null;
+  }
+  return null;
+}
+
+/** Aggregates whose result does not depend on the order of their input. */
+const ORDER_FREE_AGGS = new Set(["count", "dcount", "min", "max", "and", "or"]);
+
+/**
+ * A summarize (explicit or implied) whose aggregates ignore order: its
+ * result is the same for any input order (groups come out in no particular
+ * order anyway).
+ */
+function orderFree(op: ast.Op): boolean {
+  const free = (e: ast.Expr) =>
+    (e.kind === "Agg" || e.kind === "Call") && ORDER_FREE_AGGS.has(e.name);
+  switch (op.kind) {
+    case "Summarize":
+      return (op.aggs ?? []).length > 0 && op.aggs!.every((a) => free(a.rhs));
+    case "OpAssignment":
+      return op.assignments.every((a) => free(a.rhs));
+  }
+  return false;
+}
+
+/** A field path (`a`, `a.b`, `this.a`), else null. */
+function pathOf(e: ast.Expr): string[] | null {
+  if (e.kind === "ID") return e.name === "this" ? [] : [e.name];
+  if (e.kind === "BinaryExpr" && e.op === "." && e.rhs.kind === "ID") {
+    const p = pathOf(e.lhs);
+    return p === null ? null : [...p, e.rhs.name];
+  }
+  return null;
+}
+
+/** True when an identifier in e names a const, type or variable of the scope. */
+function mentionsBound(e: ast.AnyNode, scope: Scope): boolean {
+  if (e.kind === "ID" && scope.lookup(e.name) !== undefined) return true;
+  for (const k in e) {
+    const v = e[k];
+    if (Array.isArray(v)) {
+      for (const x of v) {
+        if (x !== null && typeof x === "object" && mentionsBound(x, scope)) return true;
+      }
+    } else if (v !== null && typeof v === "object" && "kind" in v && mentionsBound(v, scope)) {
+      return true;
+    }
+  }
+  return false;
+}

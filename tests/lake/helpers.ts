@@ -1,0 +1,156 @@
+// Shared pieces of the lake tests: a lake in a temporary directory, loading
+// ZSON text, running a query to one-line ZSON text with its scan counters.
+
+import { openReader } from "../../lib/formats/detect.ts";
+import { ByteInput, type ValueReader } from "../../lib/formats/io.ts";
+import { ZsonWriter } from "../../lib/formats/zson/writer.ts";
+import type { Batch } from "../../lib/zed/value.ts";
+import { Lake } from "../../lib/lake/lake.ts";
+import { load, type LoadOptions, type LoadResult } from "../../lib/lake/load.ts";
+import { type CreatePool, createPool, type PoolConfig } from "../../lib/lake/pools.ts";
+import { type LakeQueryOptions, runLakeQuery } from "../../lib/lake/query.ts";
+import type { ScanStats } from "../../lib/lake/scan.ts";
+
+const encoder = new TextEncoder();
+
+/** Runs fn with a fresh lake in a temporary directory, then closes and removes it. */
+export async function withLake(
+  fn: (lake: Lake, dir: string) => void | Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "loch-lake-test-" });
+  const lake = await Lake.open(dir);
+  try {
+    await fn(lake, dir);
+  } finally {
+    lake.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Runs fn with a temporary directory (no lake opened), then removes it. */
+export async function withDir(fn: (dir: string) => void | Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "loch-lake-test-" });
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** A pool keyed on `key` (a dotted path) in the given order. */
+export function keyedPool(
+  lake: Lake,
+  name: string,
+  key: string,
+  order: "asc" | "desc" = "asc",
+  more: Omit<CreatePool, "name" | "layout"> = {},
+): PoolConfig {
+  return createPool(lake, { name, layout: { order, keys: [key.split(".")] }, ...more });
+}
+
+/** A reader over text in any auto-detected format. */
+export function textReader(text: string): Promise<ValueReader> {
+  return openReader(ByteInput.fromBytes(encoder.encode(text)));
+}
+
+/** Loads text (ZSON or any detectable format) into a branch. */
+export async function loadText(
+  lake: Lake,
+  pool: PoolConfig,
+  text: string,
+  branch = "main",
+  opts: LoadOptions = {},
+): Promise<LoadResult> {
+  return await load(lake, pool, branch, await textReader(text), opts);
+}
+
+export interface QueryResult {
+  /** The output, one ZSON value per line. */
+  text: string;
+  lines: string[];
+  stats: ScanStats;
+}
+
+/** Runs a lake query, collecting its output as one-line ZSON. */
+export async function query(
+  lake: Lake,
+  text: string,
+  opts: LakeQueryOptions = {},
+): Promise<QueryResult> {
+  let out = "";
+  const decoder = new TextDecoder();
+  const writer = new ZsonWriter((c) => {
+    out += decoder.decode(c, { stream: true });
+    return Promise.resolve();
+  });
+  const stats = await runLakeQuery(lake, text, writer, opts);
+  out += decoder.decode();
+  return { text: out, lines: out.split("\n").filter((l) => l !== ""), stats };
+}
+
+/** The output lines of a lake query. */
+export async function lines(lake: Lake, text: string, opts: LakeQueryOptions = {}) {
+  return (await query(lake, text, opts)).lines;
+}
+
+/** The error message a promise rejects with (fails when it resolves). */
+export async function rejection(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error("expected a rejection");
+}
+
+/** The error message a function throws (fails when it returns). */
+export function thrown(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error("expected an exception");
+}
+
+/** One ZSON record per line: `{<key>:<n>,...rest}` for each n. */
+export function records(ns: Iterable<number>, make: (n: number) => string): string {
+  let s = "";
+  for (const n of ns) s += make(n) + "\n";
+  return s;
+}
+
+/** 0, 1, ..., n-1 */
+export function range(n: number, from = 0): number[] {
+  return Array.from({ length: n }, (_, i) => from + i);
+}
+
+/** A time literal n seconds after the epoch. */
+export function secs(n: number): string {
+  return new Date(n * 1000).toISOString().replace(".000Z", "Z");
+}
+
+/** The files under a pool's data directory (names only; none when absent). */
+export async function dataFiles(lake: Lake, pool: PoolConfig): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const e of Deno.readDir(`${lake.poolDir(pool.id)}/data`)) names.push(e.name);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  return names.sort();
+}
+
+/** A reader that hands out batches from a list of batch factories (one call per read). */
+export class ScriptedReader implements ValueReader {
+  private i = 0;
+  constructor(private steps: (() => Batch | Promise<Batch>)[]) {}
+
+  async read(): Promise<Batch | null> {
+    if (this.i >= this.steps.length) return null;
+    return await this.steps[this.i++]();
+  }
+}
+
+/** The project root (for running fixtures in subprocesses). */
+export const ROOT = new URL("../../", import.meta.url).pathname;

@@ -1,0 +1,125 @@
+// What the scan does for the operators after it: counts from metadata, sort
+// already satisfied by pool order, fields left undecoded, no merge where
+// order does not matter. Each result is checked against the same query with
+// the help defeated (an operator in between that changes nothing).
+
+import assert from "node:assert/strict";
+import { Lake } from "../../lib/lake/lake.ts";
+import { createPool } from "../../lib/lake/pools.ts";
+import { load } from "../../lib/lake/load.ts";
+import { runLakeQuery } from "../../lib/lake/query.ts";
+import type { ScanStats } from "../../lib/lake/scan.ts";
+import { openReader } from "../../lib/formats/detect.ts";
+import { ByteInput } from "../../lib/formats/io.ts";
+import { openWriter } from "../../lib/formats/registry.ts";
+
+async function lakeWith(order: "asc" | "desc", loads: string[], threshold = 0): Promise<Lake> {
+  const lake = await Lake.open(await Deno.makeTempDir());
+  const pool = createPool(lake, { name: "p", layout: { order, keys: [["ts"]] }, threshold });
+  for (const text of loads) {
+    await load(
+      lake,
+      pool,
+      "main",
+      await openReader(ByteInput.fromBytes(new TextEncoder().encode(text))),
+    );
+  }
+  return lake;
+}
+
+async function query(lake: Lake, text: string): Promise<[string, ScanStats]> {
+  let out = "";
+  const w = openWriter("zson", (c) => {
+    out += new TextDecoder().decode(c);
+    return Promise.resolve();
+  }, { pretty: 0 });
+  const stats = await runLakeQuery(lake, text, w);
+  return [out, stats];
+}
+
+/** Records with ts offset..offset+n-1 (times), a path and a value, scrambled or in order. */
+function records(n: number, offset = 0, scrambled = true): string {
+  const lines = [];
+  for (let i = 0; i < n; i++) {
+    const k = (scrambled ? (i * 7919) % n : i) + offset;
+    lines.push(`{ts:${k * 1000000000},path:"p${k % 3}",v:${k}}`);
+  }
+  return lines.join("\n");
+}
+
+Deno.test("count() comes from metadata, and from a key range partly so", async () => {
+  // Three loads of 100 records each, objects of at most ~1 KB.
+  const lake = await lakeWith("desc", [records(100), records(100, 100), records(100, 200)], 1024);
+  const [all, s1] = await query(lake, "from p | count()");
+  assert.equal(all, "{count:300(uint64)}\n");
+  assert.equal(s1.recordsRead, 0);
+  const [named] = await query(lake, "from p | n:=count()");
+  assert.equal(named, "{n:300(uint64)}\n");
+  const range = "ts >= 1970-01-01T00:00:50Z and ts < 1970-01-01T00:02:30Z";
+  const [fast, s2] = await query(lake, `from p | ${range} | count()`);
+  const [slow] = await query(lake, `from p | ${range} | yield this | count()`);
+  assert.equal(fast, "{count:100(uint64)}\n");
+  assert.equal(fast, slow);
+  assert.ok(s2.recordsRead < 300, `read ${s2.recordsRead}`);
+  // A filter that is not only the key is counted by the operators.
+  const [mixed, s3] = await query(lake, `from p | ${range} and v > 120 | count()`);
+  assert.equal(mixed, "{count:29(uint64)}\n");
+  assert.ok(s3.recordsRead > 0);
+  lake.close();
+});
+
+Deno.test("a sort in pool order is not redone, and head stops the scan", async () => {
+  for (const order of ["asc", "desc"] as const) {
+    // Logs arrive mostly in order: objects overlap little.
+    const lake = await lakeWith(order, [records(200, 0, false), records(200, 150, false)], 2048);
+    const dir = order === "desc" ? "-r " : "";
+    const [fast, s] = await query(lake, `from p | sort ${dir}ts | head 3`);
+    const [slow] = await query(lake, `from p | yield this | sort ${dir}ts | head 3`);
+    assert.equal(fast, slow);
+    assert.ok(s.recordsRead < 400, `${order}: read ${s.recordsRead}`);
+    // The other direction is sorted by the operator.
+    const other = order === "desc" ? "" : "-r ";
+    const [o1] = await query(lake, `from p | sort ${other}ts | head 3`);
+    const [o2] = await query(lake, `from p | yield this | sort ${other}ts | head 3`);
+    assert.equal(o1, o2);
+    lake.close();
+  }
+});
+
+Deno.test("undecoded fields and unmerged objects do not change results", async () => {
+  const lake = await lakeWith("asc", [records(150), records(150, 75), records(150, 30)], 1500);
+  const pairs = [
+    ["count() by path | sort path", "yield this | count() by path | sort path"],
+    ["max(v) by path | sort path", "yield this | max(v) by path | sort path"],
+    ["v > 100 | min(ts) by path | sort path", "v > 100 | yield this | min(ts) by path | sort path"],
+    ["cut v | tail 2", "yield this | cut v | tail 2"],
+    ["collect(v) by path | sort path", "yield this | collect(v) by path | sort path"],
+  ];
+  for (const [a, b] of pairs) {
+    const [fast] = await query(lake, `from p | ${a}`);
+    const [slow] = await query(lake, `from p | ${b}`);
+    assert.equal(fast, slow, a);
+    assert.notEqual(fast, "", a);
+  }
+  lake.close();
+});
+
+Deno.test("range L to U bounds the scan on the pool key", async () => {
+  const lake = await lakeWith("asc", [records(100, 0, false)], 512);
+  const lo = "1970-01-01T00:00:10Z", hi = "1970-01-01T00:00:19Z";
+  const [count, s] = await query(lake, `from p range ${lo} to ${hi} | count()`);
+  assert.equal(count, "{count:10(uint64)}\n");
+  assert.ok(s.recordsRead < 100, `read ${s.recordsRead}`);
+  const [vals] = await query(lake, `from p range ${lo} to ${hi} | v > 15 | yield v`);
+  assert.equal(vals, "16\n17\n18\n19\n");
+  lake.close();
+});
+
+Deno.test("a pattern source cannot have its own pipeline", async () => {
+  const lake = await lakeWith("asc", [records(3)]);
+  await assert.rejects(
+    () => query(lake, "from (pool p* => count())"),
+    /=> not allowed after pool pattern in 'from' operator/,
+  );
+  lake.close();
+});

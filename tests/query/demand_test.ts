@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { parseQuery } from "../../lib/query/parser/parse.ts";
+import { fieldDemand } from "../../lib/query/compiler/demand.ts";
+import { compileQuery } from "../../lib/query/compiler/compile.ts";
+
+function demand(query: string): string[] | null {
+  const ops = parseQuery(query).ops;
+  const d = fieldDemand(ops, null);
+  return d === null ? null : d.sort();
+}
+
+Deno.test("aggregations need only the fields they read", () => {
+  assert.deepEqual(demand("count() by _path"), ["_path"]);
+  assert.deepEqual(demand("sum(x) by a, b.c"), ["a", "b", "x"]);
+  assert.deepEqual(demand("count()"), []);
+  assert.deepEqual(demand("where y > 1 | count() by _path"), ["_path", "y"]);
+  assert.deepEqual(demand("n:=count() where z == 1"), ["z"]);
+});
+
+Deno.test("operators that pass values on need everything after them", () => {
+  assert.equal(demand("where y > 1"), null);
+  assert.equal(demand("head 5"), null);
+  assert.equal(demand("sort x | head 1"), null);
+  assert.deepEqual(demand("sort x | head 1 | cut y"), ["x", "y"]);
+  assert.deepEqual(demand("cut a, b:=c.d"), ["a", "c"]);
+  assert.deepEqual(demand("yield this.a + b"), ["a", "b"]);
+});
+
+Deno.test("whole values, search terms and unknown operators need every field", () => {
+  assert.equal(demand("yield this"), null);
+  assert.equal(demand("count() by typeof(this)"), null);
+  assert.equal(demand("foo | count()"), null);
+  assert.equal(demand('grep("x") | count()'), null);
+  assert.equal(demand("put x:=1 | count() by x"), null);
+  assert.equal(demand("uniq | count()"), null);
+  assert.equal(demand("sort | head 1 | cut a"), null);
+  assert.equal(demand("yield {...this}"), null);
+});
+
+Deno.test("from lifts the leading filter, a sort by one field and a plain count", () => {
+  const q1 = compileQuery("from p | x > 1 | sort -r ts | head 3");
+  const p1 = q1.sources![0];
+  assert.equal(p1.filter?.fieldsOnly, true);
+  assert.deepEqual(p1.sort, { path: ["ts"], reverse: true, nullsFirst: false, bySource: false });
+  assert.equal(p1.count, null);
+  assert.equal(p1.ordered, true);
+
+  const q2 = compileQuery("from p | ts >= 1 | count()");
+  assert.deepEqual(q2.sources![0].count, { field: "count", bySource: false });
+  assert.deepEqual(q2.sources![0].fields, ["ts"]);
+  assert.equal(q2.sources![0].ordered, false);
+
+  const q3 = compileQuery("from p | n:=count()");
+  assert.equal(q3.sources![0].count?.field, "n");
+
+  const q4 = compileQuery("from p | count() by _path");
+  assert.equal(q4.sources![0].count, null);
+  assert.equal(q4.sources![0].ordered, false);
+
+  const q5 = compileQuery("from p | collect(x) by y");
+  assert.equal(q5.sources![0].ordered, true);
+
+  const q6 = compileQuery("const k = 1 from p | x == k");
+  assert.equal(q6.sources![0].filter?.fieldsOnly, false);
+
+  const q7 = compileQuery("from (pool b pool a => x > 1) | count()");
+  assert.equal(q7.sources!.length, 2);
+  assert.equal(q7.sources![0].filter, null);
+  assert.notEqual(q7.sources![1].filter, null);
+});
