@@ -3,6 +3,7 @@
 
 import { parseArgs } from "node:util";
 import { jsonPassthrough } from "./json_passthrough.ts";
+import { lakeBenchmarks } from "./lake.ts";
 import { queryBenchmarks } from "./queries.ts";
 import { zngBenchmarks } from "./zng.ts";
 
@@ -13,6 +14,7 @@ try {
   await jsonPassthrough(tmp, runs);
   await queryBenchmarks(tmp, runs);
   await zngBenchmarks(tmp, runs);
+  await lakeBenchmarks(tmp, runs);
 } finally {
   await Deno.remove(tmp, { recursive: true });
 }

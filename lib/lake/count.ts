@@ -13,7 +13,15 @@ import type { Lake } from "./lake.ts";
 import type { DataObject } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
-import { type KeyRange, spanMayMatch, spanWithin } from "./prune.ts";
+import {
+  aboveLo,
+  belowHi,
+  type KeyRange,
+  spanComparable,
+  spanMayMatch,
+  spanWithin,
+} from "./prune.ts";
+import { column } from "./vectors.ts";
 import { PoolScan, type ScanStats } from "./scan.ts";
 
 export class CountScan implements ValueReader {
@@ -42,8 +50,14 @@ export class CountScan implements ValueReader {
       else if (spanMayMatch(o.span, r)) partial.push(o);
       else this.stats.objectsPruned++;
     }
-    if (partial.length > 0) {
-      const scan = new PoolScan(this.lake, this.pool, this.key, partial, {
+    const scanned: DataObject[] = [];
+    for (const o of partial) {
+      const n = await this.countByColumn(o);
+      if (n === null) scanned.push(o);
+      else count += n;
+    }
+    if (scanned.length > 0) {
+      const scan = new PoolScan(this.lake, this.pool, this.key, scanned, {
         range: r,
         filter: this.filter,
         fields: [],
@@ -54,4 +68,40 @@ export class CountScan implements ValueReader {
     const t = zctx.lookupRecordOf([this.field], [TypeUint64]);
     return [new Value(t, [count])];
   }
+
+  /**
+   * The values of an object whose keys are in the range, counted from the
+   * key's column: null when the key is nested or its values do not all
+   * compare with the range by value. The object is sorted by the key, so
+   * its column's dictionary lists the keys in pool order (nulls and missing
+   * keys last) and the indexes never decrease: two binary searches find the
+   * keys in range, two more the values that have them.
+   */
+  private async countByColumn(o: DataObject): Promise<number | null> {
+    const r = this.range!;
+    if (this.key.path.length !== 1 || !spanComparable(o.span, r)) return null;
+    const col = await column(this.lake, this.pool, this.key, o, this.key.path[0]);
+    const keyType = o.span.lo!.type;
+    const dict = col.dict;
+    let m = 0;
+    while (m < dict.length && dict[m].type === keyType && dict[m].body !== null) m++;
+    const desc = this.key.desc;
+    // In pool order the range's keys are a run: [a, b) of the dictionary.
+    const a = firstTrue(0, m, (d) => desc ? belowHi(dict[d], r) : aboveLo(dict[d], r));
+    const b = firstTrue(a, m, (d) => desc ? !aboveLo(dict[d], r) : !belowHi(dict[d], r));
+    const index = col.index;
+    const n = firstTrue(0, index.length, (i) => index[i] >= b) -
+      firstTrue(0, index.length, (i) => index[i] >= a);
+    return n;
+  }
+}
+
+/** The first i in [lo, hi) for which pred (false, then true) holds; hi if none. */
+function firstTrue(lo: number, hi: number, pred: (i: number) => boolean): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (pred(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }

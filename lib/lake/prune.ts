@@ -121,13 +121,13 @@ function looser(a: Bound | null, b: Bound | null, dir: number): Bound | null {
 }
 
 /** True when k is below the range's upper bound (or at it, inclusively). */
-function belowHi(k: Value, r: KeyRange): boolean {
+export function belowHi(k: Value, r: KeyRange): boolean {
   if (r.hi === null) return true;
   const c = cmp(k, r.hi.value);
   return c < 0 || (c === 0 && r.hi.inclusive);
 }
 
-function aboveLo(k: Value, r: KeyRange): boolean {
+export function aboveLo(k: Value, r: KeyRange): boolean {
   if (r.lo === null) return true;
   const c = cmp(k, r.lo.value);
   return c > 0 || (c === 0 && r.lo.inclusive);
@@ -211,4 +211,13 @@ export function intersectRanges(a: KeyRange | null, b: KeyRange | null): KeyRang
 export function keyInRange(k: Value, r: KeyRange): boolean {
   if (k.body === null) return false;
   return aboveLo(k, r) && belowHi(k, r);
+}
+
+/**
+ * Whether an object's non-null keys are all of one type that compares by
+ * value with the range's bounds (so keyInRange decides the filter exactly).
+ */
+export function spanComparable(span: KeySpan, r: KeyRange): boolean {
+  return !span.mixed && span.lo !== null && (r.lo !== null || r.hi !== null) &&
+    sameKind(span.lo, rangeKind(r));
 }

@@ -22,6 +22,7 @@ import { listPools, lookupPool, notFound, type PoolConfig } from "./pools.ts";
 import { exactKeyRange, intersectRanges, keyInRange, type KeyRange, keyRange } from "./prune.ts";
 import { FALSE, TRUE } from "../query/runtime/values.ts";
 import { CountScan } from "./count.ts";
+import { GroupCountScan } from "./groupcount.ts";
 import type { DataObject } from "./objects.ts";
 import { ID_INT8, ID_UINT8, underId } from "../zed/types.ts";
 import { newScanStats, PoolScan, type ScanStats } from "./scan.ts";
@@ -90,6 +91,8 @@ function openPoolSource(
     if (pools.length === 1) {
       const count = countScan(lake, view, key, plan, bounds, pred, stats);
       if (count !== null) return count;
+      const groups = groupCountScan(lake, view, key, plan, bounds, pred, stats);
+      if (groups !== null) return groups;
       markSorted(plan, key, view.objects);
     }
     const range = f !== null && f.fieldsOnly ? keyRange(f.ast, key.path) : null;
@@ -115,24 +118,52 @@ function countScan(
   stats: ScanStats,
 ): CountScan | null {
   if (plan.count === null) return null;
-  const f = plan.filter;
-  let range = null;
-  if (f !== null) {
-    // (With a range clause too, the filter's own range is not the whole story.)
-    range = f.fieldsOnly && bounds === null ? exactKeyRange(f.ast, key.path) : null;
-    if (range === null) return null;
-  }
+  const range = exactRange(plan, key, bounds);
+  if (range === undefined) return null;
   plan.count.bySource = true;
-  return new CountScan(
+  return new CountScan(lake, view.pool, key, view.objects, range, pred, plan.count.field, stats);
+}
+
+/** The key range within which a filter (and range clause) passes exactly every value, if any. */
+function exactRange(
+  plan: SourcePlan,
+  key: PoolKey,
+  bounds: KeyRange | null,
+): KeyRange | null | undefined {
+  const f = plan.filter;
+  if (f === null) return bounds;
+  // (With a range clause too, the filter's own range is not the whole story.)
+  if (!f.fieldsOnly || bounds !== null) return undefined;
+  return exactKeyRange(f.ast, key.path) ?? undefined;
+}
+
+/** `count() by fields` from columns, where the filter allows. */
+function groupCountScan(
+  lake: Lake,
+  view: CommitView,
+  key: PoolKey,
+  plan: SourcePlan,
+  bounds: KeyRange | null,
+  pred: Expr | null,
+  stats: ScanStats,
+): GroupCountScan | null {
+  const g = plan.groupCount;
+  if (g === null) return null;
+  const range = exactRange(plan, key, bounds);
+  if (range === undefined) return null;
+  const scan = GroupCountScan.make(
     lake,
     view.pool,
     key,
     view.objects,
-    intersectRanges(range, bounds),
+    range,
     pred,
-    plan.count.field,
+    g.fields,
+    g.make,
     stats,
   );
+  if (scan !== null) g.bySource = true;
+  return scan;
 }
 
 /** `range L to U` as a key range (inclusive). */

@@ -123,3 +123,32 @@ Deno.test("a pattern source cannot have its own pipeline", async () => {
   );
   lake.close();
 });
+
+Deno.test("count() by fields comes from columns and matches the operators' result", async () => {
+  const extra = '{ts:1,other:"x"}\n{ts:2,path:null}\n{ts:3,path:1}\n7';
+  const lake = await lakeWith("asc", [records(120, 0, false), records(120, 60), extra], 700);
+  const range = "ts >= 1970-01-01T00:00:30Z and ts < 1970-01-01T00:01:40Z";
+  const cases = [
+    ["count() by path | sort path", "yield this | count() by path | sort path"],
+    ["n:=count() by p:=path | sort p", "yield this | n:=count() by p:=path | sort p"],
+    ["count() by path, v | count()", "yield this | count() by path, v | count()"],
+    [
+      `${range} | count() by path | sort path`,
+      `${range} | yield this | count() by path | sort path`,
+    ],
+  ];
+  for (let round = 0; round < 2; round++) {
+    for (const [a, b] of cases) {
+      const [fast, s] = await query(lake, `from p | ${a}`);
+      const [slow] = await query(lake, `from p | ${b}`);
+      assert.equal(fast, slow, a);
+      assert.ok(fast.length > 0);
+      if (round === 1 && !a.startsWith("ts")) assert.equal(s.bytesRead, 0, `${a}: columns cached`);
+    }
+  }
+  // The columns are kept beside the objects.
+  const dirs = [...Deno.readDirSync(`${lake.root}/pools`)];
+  const vectors = [...Deno.readDirSync(`${lake.root}/pools/${dirs[0].name}/vectors`)];
+  assert.ok(vectors.length > 0);
+  lake.close();
+});

@@ -11,6 +11,9 @@ class Count implements Aggregator {
   consume(_v: Value): void {
     this.n++;
   }
+  consumeN(_v: Value, n: number): void {
+    this.n += n;
+  }
   result(): Value {
     return new Value(TypeUint64, this.n);
   }

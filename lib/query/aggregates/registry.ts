@@ -11,6 +11,8 @@ export interface Aggregator {
    * errors) is offered and the aggregate ignores what it does not consume.
    */
   consume(v: Value): void;
+  /** Offers the same value n times, where the aggregate can do that at once. */
+  consumeN?(v: Value, n: number): void;
   /** The result so far. */
   result(): Value;
 }

@@ -5,7 +5,7 @@ import "../functions/mod.ts";
 import type * as ast from "../ast.ts";
 import type { Expr } from "../runtime/expr.ts";
 import type { Value } from "../../zed/value.ts";
-import type { Op } from "../runtime/op.ts";
+import type { Op, OpFactory } from "../runtime/op.ts";
 import { parseQuery } from "../parser/parse.ts";
 import { OpCompiler } from "./ops.ts";
 import { Scope } from "./scope.ts";
@@ -39,6 +39,12 @@ export interface SourcePlan {
   sort: { path: string[]; reverse: boolean; nullsFirst: boolean; bySource: boolean } | null;
   /** `count()` with no keys right after the source (and its filter): the output field. */
   count: { field: string; bySource: boolean } | null;
+  /**
+   * `count() by f, ...` over top-level fields right after the source (and its
+   * filter): the fields, and the summarize the source feeds with counted keys
+   * when it can count from columns.
+   */
+  groupCount: { fields: string[]; make: OpFactory; bySource: boolean } | null;
   /** `range L to U`: the pool-key bounds (inclusive), evaluated. */
   range: { lower: Value | null; upper: Value | null } | null;
   /** Top-level fields the query reads, or null for all. */

@@ -40,6 +40,7 @@ export function compileFrom(
       filter,
       sort: null,
       count: null,
+      groupCount: null,
       range: rangeOf(c, trunk.source, scope),
       fields: null,
       ordered: true,
@@ -89,10 +90,12 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
   let lifted: OpFactory | null = null;
   let sort: SourcePlan["sort"] = null;
   let count: SourcePlan["count"] = null;
+  let groupCount: SourcePlan["groupCount"] = null;
   if (ops.length > 0) {
     const head = ops[0];
     const sortPath = head.kind === "Sort" && head.args?.length === 1 ? pathOf(head.args[0]) : null;
     const countField = countOf(head);
+    const groupFields = mentionsBound(head, liftScope) ? null : groupCountOf(head);
     if (sortPath !== null && sortPath.length > 0 && head.kind === "Sort") {
       sort = {
         path: sortPath,
@@ -106,16 +109,22 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
     if (sort !== null || count !== null) {
       lifted = c.op(head, liftScope);
       ops = ops.slice(1);
+    } else if (groupFields !== null) {
+      lifted = c.op(head, liftScope);
+      groupCount = { fields: groupFields, make: lifted, bySource: false };
+      ops = ops.slice(1);
     }
   }
   if (fromTrunk) trunkOps = ops;
   else rest = ops;
-  const ordered = count === null && !(ops.length > 0 && orderFree(ops[0]));
+  const ordered = count === null && groupCount === null &&
+    !(ops.length > 0 && orderFree(ops[0]));
   const plan: SourcePlan = {
     source: trunk.source,
     filter,
     sort,
     count,
+    groupCount,
     range: rangeOf(c, trunk.source, scope),
     fields,
     ordered,
@@ -127,7 +136,7 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
     sources: [plan],
     make: (next: Op) => {
       let head = trunkChain(restChain(next));
-      const done = plan.sort?.bySource || plan.count?.bySource;
+      const done = plan.sort?.bySource || plan.count?.bySource || plan.groupCount?.bySource;
       if (lifted !== null && !done) head = lifted(head);
       return [head];
     },
@@ -197,6 +206,25 @@ function orderFree(op: ast.Op): boolean {
       return op.assignments.every((a) => free(a.rhs));
   }
   return false;
+}
+
+/**
+ * The key fields of `count() by f, ...` when every key is a top-level field
+ * (`by f` or `by name:=f`) and the one aggregate a plain count(); else null.
+ */
+function groupCountOf(op: ast.Op): string[] | null {
+  if (op.kind !== "Summarize" || (op.keys ?? []).length === 0) return null;
+  const agg = op.aggs?.length === 1 ? op.aggs[0].rhs : null;
+  const plain = agg !== null &&
+    ((agg.kind === "Agg" && agg.name === "count" && agg.expr === null && agg.where === null) ||
+      (agg.kind === "Call" && agg.name === "count" && agg.args.length === 0 && agg.where === null));
+  if (!plain) return null;
+  const fields: string[] = [];
+  for (const k of op.keys!) {
+    if (k.rhs.kind !== "ID" || k.rhs.name === "this") return null;
+    fields.push(k.rhs.name);
+  }
+  return fields;
 }
 
 /** A field path (`a`, `a.b`, `this.a`), else null. */

@@ -124,6 +124,34 @@ export class Summarize extends Unary {
     }
   }
 
+  /**
+   * Counts n values whose keys are `keys` without the values themselves
+   * (a column scan knows the keys and how many): only for a summarize
+   * whose aggregates all take no argument and no where clause (count()).
+   */
+  addCounted(keys: readonly Value[], n: number): void {
+    let key = "";
+    for (let i = 0; i < keys.length; i++) {
+      if (isQuiet(keys[i])) return;
+      key += valueKey(keys[i].type, keys[i].body);
+    }
+    let group = this.table.get(key);
+    if (group === undefined) {
+      if (this.table.size >= this.limit) this.overLimit = true;
+      group = new Group(keys.slice(), this.defs.map((d) => d.make()));
+      this.table.set(key, group);
+    }
+    for (const agg of group.aggs) {
+      if (agg.consumeN !== undefined) agg.consumeN(TRUE, n);
+      else for (let k = 0; k < n; k++) agg.consume(TRUE);
+    }
+  }
+
+  /** Whether addCounted applies: every aggregate is argument-free and unconditioned. */
+  get countsOnly(): boolean {
+    return this.args.every((a) => a === undefined) && this.wheres.every((w) => w === undefined);
+  }
+
   override end(): void {
     let groups: Iterable<Group> = this.table.values();
     if (this.overLimit) groups = [...groups].sort(compareKeys);
