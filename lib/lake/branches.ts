@@ -6,7 +6,7 @@
 import { LochError } from "../errors.ts";
 import type { Catalog } from "./catalog/catalog.ts";
 import { type Action, type CommitInfo, getCommit, insertCommit, snapshotAt } from "./commits.ts";
-import { isNil, type KSUID, NIL_ID, toBase62 } from "./ksuid.ts";
+import { isNil, type KSUID, newKSUID, NIL_ID, toBase62 } from "./ksuid.ts";
 import type { Lake } from "./lake.ts";
 import { notFound, type PoolConfig } from "./pools.ts";
 
@@ -159,15 +159,17 @@ export const MAX_COMMIT_ATTEMPTS = 10;
  * Commits to a branch. build() sees the tip the commit will follow and may
  * be called again (up to 10 times) when another writer moves the tip first.
  * The commit, its actions and the branch move are one transaction; actions
- * apply strictly to the tip (see Snapshot.apply).
+ * apply strictly to the tip (see Snapshot.apply). A `branch-commit` event
+ * follows.
  */
 export async function commitToBranch(
-  cat: Catalog,
+  lake: Lake,
   poolId: KSUID,
   branchName: string,
   build: (tip: KSUID) => CommitPlan | Promise<CommitPlan>,
-  newId: () => KSUID,
+  newId: () => KSUID = newKSUID,
 ): Promise<CommitInfo> {
+  const cat = lake.catalog;
   for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
     const tip = getBranch(cat, poolId, branchName).commit;
     const plan = await build(tip);
@@ -194,7 +196,16 @@ export async function commitToBranch(
       );
       return commit;
     });
-    if (done !== undefined) return done;
+    if (done !== undefined) {
+      lake.emit({
+        kind: "branch-commit",
+        poolId,
+        branch: branchName,
+        commitId: done.id,
+        parent: done.parent,
+      });
+      return done;
+    }
   }
   throw new LochError(
     "internal",

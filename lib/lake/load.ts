@@ -116,7 +116,7 @@ export async function load(
   const message = opts.commit?.body || loadMessage(objects);
   let commit: CommitInfo;
   try {
-    commit = await commitToBranch(cat, pool.id, branch, () => ({
+    commit = await commitToBranch(lake, pool.id, branch, () => ({
       author: opts.commit?.author ?? "",
       message,
       meta,
@@ -129,13 +129,7 @@ export async function load(
     await removeObjects(lake, pool, written);
     throw e;
   }
-  lake.emit({
-    kind: "branch-commit",
-    poolId: pool.id,
-    branch,
-    commitId: commit.id,
-    parent: commit.parent,
-  });
+
   return { commit, objects, warnings };
 }
 

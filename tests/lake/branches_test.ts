@@ -172,7 +172,7 @@ Deno.test("branches: a commit retries when the tip moved while it was being buil
     const cat = lake.catalog;
     let calls = 0;
     let sneaked = NIL_ID;
-    const commit = await commitToBranch(cat, p.id, "main", async (tip) => {
+    const commit = await commitToBranch(lake, p.id, "main", async (tip) => {
       calls++;
       if (calls === 1) {
         assert.ok(isNil(tip));
@@ -198,7 +198,7 @@ Deno.test("branches: a commit gives up after the maximum number of attempts", as
   await withLake(async (lake) => {
     const p = keyedPool(lake, "p", "x");
     let calls = 0;
-    const msg = await rejection(commitToBranch(lake.catalog, p.id, "main", async () => {
+    const msg = await rejection(commitToBranch(lake, p.id, "main", async () => {
       calls++;
       await loadText(lake, p, `{x:${calls}}`);
       return { author: "", message: "never", meta: null, actions: [] };
@@ -222,7 +222,7 @@ Deno.test("branches: conflicting actions are refused and leave the branch as it 
     const loaded = await loadText(lake, p, "{x:1}");
     const objectId = loaded.objects[0].id;
     const before = getBranch(lake.catalog, p.id, "main").commit;
-    const dup = await rejection(commitToBranch(lake.catalog, p.id, "main", () => ({
+    const dup = await rejection(commitToBranch(lake, p.id, "main", () => ({
       author: "",
       message: "dup",
       meta: null,
@@ -230,7 +230,7 @@ Deno.test("branches: conflicting actions are refused and leave the branch as it 
     }), newKSUID));
     assert.equal(dup, `${toBase62(objectId)}: add of a duplicate data object: write conflict`);
     const missing = newKSUID();
-    const del = await rejection(commitToBranch(lake.catalog, p.id, "main", () => ({
+    const del = await rejection(commitToBranch(lake, p.id, "main", () => ({
       author: "",
       message: "del",
       meta: null,
