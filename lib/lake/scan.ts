@@ -11,20 +11,30 @@ import type { Expr } from "../query/runtime/expr.ts";
 import { filterOne } from "../query/ops/where.ts";
 import { recordOf, type Type } from "../zed/types.ts";
 import type { Batch, Value } from "../zed/value.ts";
-import { encodeBody } from "../zed/zcode.ts";
+import { ByteWriter } from "../zed/bytes.ts";
+import { appendTagged, encodeBody } from "../zed/zcode.ts";
 import type { Lake } from "./lake.ts";
 import { type DataObject, seekIndex } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
 import { type KeyRange, seekStreams, spanMayMatch } from "./prune.ts";
 import type { PoolConfig } from "./pools.ts";
 
+/**
+ * What scans read, as the reference reports it in QueryStats: value bytes
+ * are the sizes of the values' encoded bodies (not the compressed bytes on
+ * disk, which bytesFetched counts).
+ */
 export interface ScanStats {
-  /** Bytes read from data objects. */
+  /** Body bytes of the values decoded. */
   bytesRead: number;
+  /** Body bytes of the values that passed the filter. */
+  bytesMatched: number;
   /** Values decoded. */
   recordsRead: number;
   /** Values that passed the filter. */
   recordsMatched: number;
+  /** Bytes read from data object files. */
+  bytesFetched: number;
   /** Objects read (whole or in part). */
   objectsRead: number;
   /** Objects skipped because no key in them can match. */
@@ -32,7 +42,15 @@ export interface ScanStats {
 }
 
 export function newScanStats(): ScanStats {
-  return { bytesRead: 0, recordsRead: 0, recordsMatched: 0, objectsRead: 0, objectsPruned: 0 };
+  return {
+    bytesRead: 0,
+    bytesMatched: 0,
+    recordsRead: 0,
+    recordsMatched: 0,
+    bytesFetched: 0,
+    objectsRead: 0,
+    objectsPruned: 0,
+  };
 }
 
 /** The part of an object to read. */
@@ -87,6 +105,8 @@ class ObjectStream {
   private chunks: AsyncIterator<Uint8Array>;
   private decoder: ZngDecoder;
   private ended = false;
+  /** Body bytes already added to the stats. */
+  private counted = 0;
 
   constructor(
     lake: Lake,
@@ -106,6 +126,9 @@ class ObjectStream {
       if (r === null) return null;
       if (Array.isArray(r)) {
         this.stats.recordsRead += r.length;
+        const body = this.decoder.bodyBytes;
+        this.stats.bytesRead += body - this.counted;
+        this.counted = body;
         return r;
       }
       if (r !== undefined) continue; // control frames do not occur in data objects
@@ -118,7 +141,7 @@ class ObjectStream {
         this.ended = true;
         this.decoder.feed(new Uint8Array(0), true);
       } else {
-        this.stats.bytesRead += c.value.length;
+        this.stats.bytesFetched += c.value.length;
         this.decoder.feed(c.value);
       }
     }
@@ -299,6 +322,7 @@ export class PoolScan implements ValueReader {
   private g = 0;
   private current: Stream | null = null;
   private project: Projection | undefined;
+  private scratch = new ByteWriter(256);
 
   constructor(
     private lake: Lake,
@@ -359,25 +383,35 @@ export class PoolScan implements ValueReader {
             this.key,
           );
       }
+      const before = this.stats.bytesRead;
       const batch = await this.current.next();
       if (batch === null) {
         await this.current.close();
         this.current = null;
         continue;
       }
-      const out = this.applyFilter(batch);
+      const out = this.applyFilter(batch, this.stats.bytesRead - before);
       this.stats.recordsMatched += out.length;
       if (out.length > 0) return out;
     }
   }
 
-  private applyFilter(batch: Value[]): Value[] {
+  /** The values that pass the filter; read is the body bytes decoded for this batch. */
+  private applyFilter(batch: Value[], read: number): Value[] {
     const pred = this.opts.filter;
-    if (pred === null) return batch;
+    if (pred === null) {
+      this.stats.bytesMatched += read;
+      return batch;
+    }
     const out: Value[] = [];
+    const scratch = this.scratch;
     for (let i = 0; i < batch.length; i++) {
       const r = filterOne(batch[i], pred(batch[i]));
-      if (r !== undefined) out.push(r);
+      if (r === undefined) continue;
+      out.push(r);
+      scratch.reset();
+      appendTagged(scratch, r.type, r.body);
+      this.stats.bytesMatched += scratch.pos - tagLength(scratch.buf);
     }
     return out;
   }
@@ -387,6 +421,13 @@ export class PoolScan implements ValueReader {
     this.current = null;
     this.g = this.groups.length;
   }
+}
+
+/** The length of the uvarint tag at the start of buf. */
+function tagLength(buf: Uint8Array): number {
+  let n = 1;
+  while (buf[n - 1] & 0x80) n++;
+  return n;
 }
 
 /**

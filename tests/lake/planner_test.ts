@@ -152,3 +152,24 @@ Deno.test("count() by fields comes from columns and matches the operators' resul
   assert.ok(vectors.length > 0);
   lake.close();
 });
+
+Deno.test("scan stats count value body bytes, as the reference's QueryStats", async () => {
+  const lake = await lakeWith("asc", ["{x:1}\n{x:300}"]);
+  // {x:1} has the record body 02 02 (2 bytes); {x:300} 03 d8 04 (3 bytes).
+  const [, all] = await query(lake, "from p | yield this");
+  assert.deepEqual([all.bytesRead, all.bytesMatched, all.recordsRead, all.recordsMatched], [
+    5,
+    5,
+    2,
+    2,
+  ]);
+  const [, some] = await query(lake, "from p | x > 1");
+  assert.deepEqual([some.bytesRead, some.bytesMatched, some.recordsRead, some.recordsMatched], [
+    5,
+    3,
+    2,
+    1,
+  ]);
+  assert.ok(some.bytesFetched > 5);
+  lake.close();
+});

@@ -56,7 +56,7 @@ Deno.test("scan: a ts range reads only the objects it overlaps", async () => {
       assert.equal(r.stats.objectsRead, hit.length);
       assert.equal(r.stats.objectsPruned, objects.length - hit.length);
       assert.equal(r.stats.recordsRead, sum(hit, (o) => o.count));
-      assert.equal(r.stats.bytesRead, sum(hit, (o) => o.size));
+      assert.equal(r.stats.bytesFetched, sum(hit, (o) => o.size));
       assert.equal(r.stats.recordsMatched, 200);
       // A count over the range reads no more than the scan does.
       const c = await query(
@@ -165,8 +165,8 @@ Deno.test("scan: the seek index limits what is read within an object", async () 
       // One stream's bytes: between two seek offsets.
       const streamBytes = entries.slice(1).map((e, i) => e.offset - entries[i].offset);
       streamBytes.push(o.size - entries[3].offset);
-      assert.ok(streamBytes.includes(one.stats.bytesRead), `${one.stats.bytesRead}`);
-      assert.ok(one.stats.bytesRead < o.size / 3);
+      assert.ok(streamBytes.includes(one.stats.bytesFetched), `${one.stats.bytesFetched}`);
+      assert.ok(one.stats.bytesFetched < o.size / 3);
 
       const two = await query(
         lake,
@@ -179,7 +179,7 @@ Deno.test("scan: the seek index limits what is read within an object", async () 
       const all = await query(lake, `from ${order} | ts == ${secs(base + 300)} or foo == "bar"`);
       assert.equal(all.lines.length, 1);
       assert.equal(all.stats.recordsRead, 1000);
-      assert.equal(all.stats.bytesRead, o.size);
+      assert.equal(all.stats.bytesFetched, o.size);
     }
   });
 });
@@ -209,14 +209,14 @@ Deno.test("scan: head N stops the scan early", async () => {
     const total = sum(objects, (o) => o.size);
     const r = await query(lake, "from p | head 5");
     assert.deepEqual(r.lines, range(5).map((i) => `{ts:${secs(i)},v:${i}}`));
-    assert.ok(r.stats.bytesRead <= objects[0].size * 2, `${r.stats.bytesRead} of ${total}`);
-    assert.ok(r.stats.bytesRead < total / 10);
+    assert.ok(r.stats.bytesFetched <= objects[0].size * 2, `${r.stats.bytesFetched} of ${total}`);
+    assert.ok(r.stats.bytesFetched < total / 10);
     assert.ok(r.stats.recordsRead < 500);
     assert.ok(r.stats.objectsRead <= 2);
     // Without head everything is read.
     const all = await query(lake, "from p | v >= 0 | count()");
     assert.deepEqual(all.lines, ["{count:5000(uint64)}"]);
-    assert.equal(all.stats.bytesRead, total);
+    assert.equal(all.stats.bytesFetched, total);
     assert.equal(all.stats.recordsRead, 5000);
     assert.equal(all.stats.objectsRead, objects.length);
   });

@@ -43,6 +43,11 @@ export class ZngDecoder {
     this.scanner.feed(chunk, eof);
   }
 
+  /** Total size of the bodies of the values decoded so far. */
+  get bodyBytes(): number {
+    return this.scanner.bodyBytes;
+  }
+
   /** Bytes the decoder needs beyond what it holds to make progress. */
   get needed(): number {
     return Math.max(1, this.scanner.need - this.scanner.buffered);

@@ -68,6 +68,8 @@ export class ZngScanner {
   control: ZngControl | null = null;
   /** After NEED: bytes past the unconsumed start of the buffer the next step needs. */
   need = 0;
+  /** Total size of the bodies of the values decoded so far (query stats count these). */
+  bodyBytes = 0;
 
   constructor(opts: ScannerOptions = {}) {
     this.types = new StreamTypes(opts.validate ?? false, opts.project);
@@ -270,6 +272,7 @@ export class ZngScanner {
         continue;
       }
       out.push(new Value(t, body.decode(types.valuePlan(id), p, len)));
+      this.bodyBytes += len;
       p += len;
     }
     return out;
