@@ -10,6 +10,11 @@ import { logCommand } from "./lib/cli/lake/log.ts";
 import { lsCommand } from "./lib/cli/lake/ls.ts";
 import { renameCommand } from "./lib/cli/lake/rename.ts";
 import { useCommand } from "./lib/cli/lake/use.ts";
+import { revertCommand } from "./lib/cli/lake/revert.ts";
+import { deleteCommand } from "./lib/cli/lake/delete.ts";
+import { compactCommand } from "./lib/cli/lake/compact.ts";
+import { vacuumCommand } from "./lib/cli/lake/vacuum.ts";
+import { serveCommand } from "./lib/cli/serve.ts";
 import { messageOf } from "./lib/errors.ts";
 
 const usage = `usage: loch [-lake dir] <command> [options] [args]
@@ -24,6 +29,11 @@ commands:
   use       show or set the pool and branch to use
   rename    rename a pool
   drop      delete a pool and its data
+  revert    undo a commit with a new commit
+  delete    delete data objects, or the values a filter matches
+  compact   rewrite small or overlapping objects as well-sized ones
+  vacuum    remove what no branch of a pool can reach
+  serve     serve the lake over HTTP (the Zed lake API)
   help      show this text
 
 The lake commands work on the lake directory given by -lake (before or after
@@ -41,6 +51,11 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   use: useCommand,
   rename: renameCommand,
   drop: dropCommand,
+  revert: revertCommand,
+  delete: deleteCommand,
+  compact: compactCommand,
+  vacuum: vacuumCommand,
+  serve: serveCommand,
 };
 
 /** Moves `-lake dir` given before the command name after it, where the command parses it. */

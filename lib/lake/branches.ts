@@ -168,6 +168,8 @@ export async function commitToBranch(
   branchName: string,
   build: (tip: KSUID) => CommitPlan | Promise<CommitPlan>,
   newId: () => KSUID = newKSUID,
+  /** How the branch-commit event names the branches (a merge names the child). */
+  announce?: { branch: string; parentBranch: string },
 ): Promise<CommitInfo> {
   const cat = lake.catalog;
   for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
@@ -200,9 +202,10 @@ export async function commitToBranch(
       lake.emit({
         kind: "branch-commit",
         poolId,
-        branch: branchName,
+        branch: announce?.branch ?? branchName,
         commitId: done.id,
         parent: done.parent,
+        parentBranch: announce?.parentBranch,
       });
       return done;
     }

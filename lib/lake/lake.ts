@@ -13,7 +13,16 @@ export const CATALOG_FILE = "lake.sqlite";
 export type LakeEvent =
   | { kind: "pool-new" | "pool-update" | "pool-delete"; poolId: KSUID }
   | { kind: "branch-update" | "branch-delete"; poolId: KSUID; branch: string }
-  | { kind: "branch-commit"; poolId: KSUID; branch: string; commitId: KSUID; parent: KSUID };
+  | {
+    kind: "branch-commit";
+    poolId: KSUID;
+    branch: string;
+    commitId: KSUID;
+    /** The commit's parent commit. */
+    parent: KSUID;
+    /** For a merge, the branch merged into (the reference announces the child as `branch`). */
+    parentBranch?: string;
+  };
 
 export class Lake {
   private listeners = new Set<(e: LakeEvent) => void>();

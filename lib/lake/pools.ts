@@ -113,15 +113,19 @@ export function listPools(cat: Catalog): PoolConfig[] {
 }
 
 /**
- * A pool by id (base62 or 0x-hex) when the text parses as one, else by name
- * (the reference's rule: a name that looks like an id is taken as an id).
+ * A pool by id (base62 or 0x-hex) when the text parses as one, else by name.
+ * (The reference stops at the id; a pool whose name looks like an id is
+ * found here too.)
  */
 export function lookupPool(cat: Catalog, nameOrId: string): PoolConfig {
   const id = tryParseID(nameOrId);
-  if (id !== undefined) return poolById(cat, id);
+  if (id !== undefined) {
+    const r = cat.get<PoolRow>("SELECT * FROM pools WHERE id = ?", id);
+    if (r !== undefined) return fromRow(r);
+  }
   const byName = cat.get<PoolRow>("SELECT * FROM pools WHERE name = ?", nameOrId);
   if (byName !== undefined) return fromRow(byName);
-  throw notFound(`${nameOrId}: pool not found`);
+  throw notFound(`${id !== undefined ? toBase62(id) : nameOrId}: pool not found`);
 }
 
 export function poolById(cat: Catalog, id: KSUID): PoolConfig {

@@ -1,9 +1,9 @@
 // Running a query against a lake: the program's `from` sources open as pool
 // scans or meta-query results; a program without `from` reads `from HEAD`.
 
-import type { ValueWriter } from "../formats/io.ts";
+import type { ValueReader, ValueWriter } from "../formats/io.ts";
 import type * as ast from "../query/ast.ts";
-import { compileQuery } from "../query/compiler/compile.ts";
+import { type CompiledQuery, compileQuery } from "../query/compiler/compile.ts";
 import { runQuery } from "../query/run.ts";
 import type { Lake } from "./lake.ts";
 import { newScanStats, type ScanStats } from "./scan.ts";
@@ -23,6 +23,30 @@ export interface LakeQueryOptions {
   stats?: ScanStats;
 }
 
+/** A query compiled and its sources opened, ready to run. */
+export interface PreparedQuery {
+  query: CompiledQuery;
+  readers: ValueReader[];
+  stats: ScanStats;
+}
+
+/**
+ * Compiles a query and opens its sources. Everything that can fail before
+ * any output (syntax, unknown pools or branches) fails here.
+ */
+export function prepareLakeQuery(
+  lake: Lake,
+  text: string,
+  opts: LakeQueryOptions = {},
+): PreparedQuery {
+  const query = compileQuery(text.trim() === "" ? "*" : text, { defaultSource: HEAD_SOURCE });
+  const stats = opts.stats ?? newScanStats();
+  const readers = query.sources!.map((plan) =>
+    openLakeSource(lake, plan, { head: opts.head, stats })
+  );
+  return { query, readers, stats };
+}
+
 /** Compiles and runs a query over the lake, writing its output; returns what the scans read. */
 export async function runLakeQuery(
   lake: Lake,
@@ -30,11 +54,7 @@ export async function runLakeQuery(
   writer: ValueWriter,
   opts: LakeQueryOptions = {},
 ): Promise<ScanStats> {
-  const query = compileQuery(text.trim() === "" ? "*" : text, { defaultSource: HEAD_SOURCE });
-  const stats = opts.stats ?? newScanStats();
-  const readers = query.sources!.map((plan) =>
-    openLakeSource(lake, plan, { head: opts.head, stats })
-  );
-  await runQuery(query, readers, writer);
-  return stats;
+  const p = prepareLakeQuery(lake, text, opts);
+  await runQuery(p.query, p.readers, writer);
+  return p.stats;
 }

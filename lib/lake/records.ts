@@ -7,6 +7,7 @@ import { parseZsonValue } from "../formats/zson/reader.ts";
 import { zctx } from "../zed/context.ts";
 import {
   Field,
+  ID_TIME,
   type Type,
   TypeBytes,
   TypeInt64,
@@ -15,6 +16,7 @@ import {
   TypeTime,
   TypeUint64,
   TypeUint8,
+  underId,
 } from "../zed/types.ts";
 import { type Body, UnionBody, Value } from "../zed/value.ts";
 import type { BranchConfig } from "./branches.ts";
@@ -181,4 +183,29 @@ export function partitionValue(first: Value, last: Value, objects: DataObject[])
     record([["First", first.type], ["Last", last.type], ["Objects", zctx.lookupArray(elem)]]),
   );
   return new Value(t, [first.body, last.body, bodies]);
+}
+
+/**
+ * `exec.PoolStats`: the objects' total size and, when the pool key is a
+ * time, the span of its values (`dur` is int64 nanoseconds, named
+ * `nano.Duration`, max - min + 1).
+ */
+export function poolStatsValue(objects: DataObject[]): Value {
+  const spanType = named(
+    "nano.Span",
+    record([["ts", TypeTime], ["dur", named("nano.Duration", TypeInt64)]]),
+  );
+  const t = named("exec.PoolStats", record([["size", TypeInt64], ["span", spanType]]));
+  let size = 0;
+  let lo: bigint | null = null, hi: bigint | null = null;
+  for (const o of objects) {
+    size += o.size;
+    const { lo: a, hi: b, mixed } = o.span;
+    if (mixed || a === null || b === null || underId(a.type) !== ID_TIME) continue;
+    const x = BigInt(a.body as number | bigint), y = BigInt(b.body as number | bigint);
+    if (lo === null || x < lo) lo = x;
+    if (hi === null || y > hi) hi = y;
+  }
+  const span = lo === null || hi === null ? null : [time(lo), time(hi - lo + 1n)];
+  return new Value(t, [size, span]);
 }

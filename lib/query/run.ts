@@ -7,6 +7,9 @@ import type { CompiledQuery } from "./compiler/compile.ts";
 import { invalid } from "../errors.ts";
 import { Collector } from "./runtime/op.ts";
 
+/** How long a query runs before it lets the event loop do other work. */
+const YIELD_EVERY_MS = 10;
+
 export async function runQuery(
   query: CompiledQuery,
   readers: ValueReader[],
@@ -17,8 +20,14 @@ export async function runQuery(
   if (heads.length > 1 && readers.length !== heads.length) {
     throw invalid("join operaetor requires two inputs"); // sic, the reference's text
   }
+  let yielded = performance.now();
   const flush = async () => {
     for (const b of out.take()) await writer.write(b);
+    // Long queries give other work (a server's other requests) a turn now and then.
+    if (performance.now() - yielded > YIELD_EVERY_MS) {
+      await new Promise((r) => setTimeout(r, 0));
+      yielded = performance.now();
+    }
   };
   try {
     for (let i = 0; i < readers.length; i++) {

@@ -1,0 +1,91 @@
+// `loch serve`: the lake service over HTTP. Stops gracefully on SIGINT or
+// SIGTERM: no new connections, in-flight requests (and their commits)
+// finish, event streams end, the catalog is closed.
+
+import { LochError } from "../errors.ts";
+import { Lake } from "../lake/lake.ts";
+import { isLogLevel, type LogLevel } from "../service/log.ts";
+import { serve } from "../service/server.ts";
+import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
+import { command, lakeDir, lakeFlag, UsageError } from "./lake/lakeflags.ts";
+import denoConfig from "../../deno.json" with { type: "json" };
+
+/** What GET /version reports: the Zed API level served, and loch's version. */
+export const VERSION = `v1.3.0+loch.${denoConfig.version}`;
+
+/** "host:port", ":port" or "port" → hostname and port. */
+export function parseListen(addr: string): { hostname: string; port: number } {
+  const i = addr.lastIndexOf(":");
+  const host = i < 0 ? "" : addr.slice(0, i).replace(/^\[(.*)\]$/, "$1");
+  const portText = i < 0 ? addr : addr.slice(i + 1);
+  const port = Number(portText);
+  if (portText === "" || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`invalid listen address: ${addr}`);
+  }
+  return { hostname: host === "" ? "0.0.0.0" : host, port };
+}
+
+export const serveCommand = command({
+  synopsis: "serve [options]",
+  about: "Serves the lake over HTTP with the Zed lake API.",
+  flags: [
+    lakeFlag,
+    {
+      name: "listen",
+      kind: "string",
+      arg: "addr",
+      default: "127.0.0.1:9867",
+      help: "address to listen on (host:port; port 0 picks a free port)",
+    },
+    { name: "l", kind: "string", arg: "addr", help: "same as -listen (as zed serve)" },
+    {
+      name: "cors-origin",
+      kind: "string",
+      arg: "origin",
+      multi: true,
+      help: "allowed CORS origin; repeatable; *.domain allows subdomains (default *)",
+    },
+    {
+      name: "log-level",
+      kind: "string",
+      arg: "level",
+      default: "info",
+      help: "debug (every request), info, warn or error",
+    },
+    { name: "portfile", kind: "string", arg: "file", help: "write the listening port to file" },
+  ],
+  async run(flags) {
+    const level = flags["log-level"] as string;
+    if (!isLogLevel(level)) throw new UsageError(`invalid log level: ${level}`);
+    const { hostname, port } = parseListen((flags.l ?? flags.listen) as string);
+    const dir = lakeDir(flags);
+    if (/^https?:\/\//.test(dir)) {
+      throw new LochError("invalid", "serve command available for local lakes only");
+    }
+    const lake = await Lake.open(dir);
+    const server = await serve({
+      lake,
+      hostname,
+      port,
+      corsOrigins: (flags["cors-origin"] as string[] | undefined) ?? ["*"],
+      logLevel: level as LogLevel,
+      version: VERSION,
+      routes,
+      rawAccept: rawAcceptRoutes,
+    });
+    const { hostname: h, port: p } = server.addr;
+    const shown = h.includes(":") ? `[${h}]` : h;
+    console.error(`loch ${VERSION} serving lake ${dir} on http://${shown}:${p}`);
+    if (flags.portfile) await Deno.writeTextFile(flags.portfile as string, String(p));
+    const stop = () => {
+      console.error("loch: shutting down");
+      server.shutdown().catch(() => {});
+    };
+    Deno.addSignalListener("SIGINT", stop);
+    Deno.addSignalListener("SIGTERM", stop);
+    await server.finished;
+    Deno.removeSignalListener("SIGINT", stop);
+    Deno.removeSignalListener("SIGTERM", stop);
+    return 0;
+  },
+});

@@ -1,0 +1,153 @@
+// The lake service: Deno.serve, and the path a request takes (lake-api.md
+// §1): the auxiliary routes (`/`, `/status`, `/version`) answer anything;
+// API requests get a request id and CORS headers, are routed, negotiate
+// their response format from Accept, and have their errors turned into the
+// JSON error body. Shutdown stops listening, lets in-flight requests (and
+// so commits) finish, ends event streams and closes the catalog.
+
+import { type KSUID, newKSUID, toBase62 } from "../lake/ksuid.ts";
+import type { Lake } from "../lake/lake.ts";
+import type { RouteDef, Service } from "./context.ts";
+import { Cors } from "./cors.ts";
+import { errorResponse } from "./errors.ts";
+import { EventHub } from "./events.ts";
+import { negotiate } from "./mime.ts";
+import { Router } from "./router.ts";
+import { Logger, type LogLevel } from "./log.ts";
+
+export interface ServeOptions {
+  lake: Lake;
+  hostname: string;
+  port: number;
+  corsOrigins?: string[];
+  logLevel?: LogLevel;
+  version: string;
+  routes: RouteDef[];
+  /** Routes that skip Accept negotiation (their handler reads Accept itself). */
+  rawAccept?: Set<string>;
+}
+
+const ROOT_PAGE = `<!DOCTYPE html>
+<html>
+<head><title>Zed lake service</title></head>
+<body>
+<h1>Zed lake service</h1>
+<p>This is a loch lake service, compatible with the Zed lake API (v1.3).</p>
+</body>
+</html>
+`;
+
+export class LakeServer {
+  private server!: Deno.HttpServer<Deno.NetAddr>;
+  readonly service: Service;
+  private router = new Router<RouteDef>();
+  private cors: Cors;
+  private log: Logger;
+  addr!: Deno.NetAddr;
+
+  constructor(private opts: ServeOptions) {
+    this.service = { lake: opts.lake, events: new EventHub(opts.lake), version: opts.version };
+    this.cors = new Cors(opts.corsOrigins);
+    this.log = new Logger(opts.logLevel ?? "info");
+    for (const r of opts.routes) this.router.add(r.method, r.path, r);
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server = Deno.serve({
+        hostname: this.opts.hostname,
+        port: this.opts.port,
+        onListen: (addr) => {
+          this.addr = addr;
+          resolve();
+        },
+      }, (req) => this.handle(req));
+    });
+  }
+
+  /** Stops accepting, waits for in-flight requests, ends event streams, closes the lake. */
+  async shutdown(): Promise<void> {
+    this.service.events.close();
+    await this.server.shutdown();
+    this.opts.lake.close();
+  }
+
+  get finished(): Promise<void> {
+    return this.server.finished;
+  }
+
+  async handle(req: Request): Promise<Response> {
+    const t0 = performance.now();
+    const res = await this.dispatch(req);
+    this.log.request(req, res.status, performance.now() - t0);
+    return res;
+  }
+
+  private async dispatch(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    const aux = this.aux(req, url);
+    if (aux !== undefined) return aux;
+    if (this.cors.isPreflight(req) && this.router.methods(url.pathname).length > 0) {
+      return this.cors.preflight(req);
+    }
+    const m = this.router.match(req.method, url);
+    switch (m.kind) {
+      case "redirect":
+        return new Response(null, { status: 301, headers: { Location: m.location } });
+      case "not found":
+        return new Response("404 page not found\n", {
+          status: 404,
+          headers: { "Content-Type": "text/plain; charset=utf-8" },
+        });
+      case "method not allowed":
+        return new Response(null, { status: 405 });
+    }
+    const headers = new Headers();
+    headers.set("X-Request-Id", req.headers.get("X-Request-ID") ?? requestId());
+    this.cors.decorate(req, headers);
+    const def = m.target;
+    try {
+      const format = this.opts.rawAccept?.has(def.path) ? "" : negotiate(req.headers.get("Accept"));
+      return await def.handler(req, { service: this.service, params: m.params, format, headers });
+    } catch (e) {
+      if (!(e instanceof Error) || !("kind" in e)) this.log.error(e);
+      return errorResponse(e, headers);
+    }
+  }
+
+  /** The auxiliary routes: any method, no Accept check, CORS headers only. */
+  private aux(req: Request, url: URL): Response | undefined {
+    const headers = new Headers();
+    let res: Response | undefined;
+    switch (url.pathname) {
+      case "/":
+        headers.set("Content-Type", "text/html; charset=utf-8");
+        res = new Response(ROOT_PAGE, { headers });
+        break;
+      case "/status":
+        headers.set("Content-Type", "text/plain; charset=utf-8");
+        res = new Response("ok", { headers });
+        break;
+      case "/version":
+        headers.set("Content-Type", "application/json");
+        res = new Response(JSON.stringify({ version: this.opts.version }) + "\n", { headers });
+        break;
+      default:
+        return undefined;
+    }
+    if (this.cors.isPreflight(req)) return this.cors.preflight(req);
+    this.cors.decorate(req, headers);
+    return res;
+  }
+}
+
+function requestId(): string {
+  const id: KSUID = newKSUID();
+  return toBase62(id);
+}
+
+export async function serve(opts: ServeOptions): Promise<LakeServer> {
+  const s = new LakeServer(opts);
+  await s.start();
+  return s;
+}

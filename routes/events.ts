@@ -1,0 +1,24 @@
+// GET /events (lake-api.md §13): a server-sent event stream. The whole
+// Accept header is one media type here (default ZSON), as in the reference.
+
+import { invalid } from "../lib/errors.ts";
+import type { RouteContext, RouteDef } from "../lib/service/context.ts";
+import { negotiate } from "../lib/service/mime.ts";
+
+function events(req: Request, ctx: RouteContext): Response {
+  const accept = req.headers.get("Accept");
+  let format = negotiate(accept);
+  if (format === "parquet" || format === "csv") {
+    throw invalid(`events cannot be sent as ${format}`);
+  }
+  if (format === "ndjson") format = "json";
+  // The Go client's frame reader cannot skip keep-alive comments.
+  const ua = req.headers.get("User-Agent") ?? "";
+  const keepalive = !ua.startsWith("Go-http-client");
+  const h = ctx.headers;
+  h.set("Content-Type", "text/event-stream");
+  h.set("Cache-Control", "no-cache");
+  return new Response(ctx.service.events.stream(format, keepalive), { status: 200, headers: h });
+}
+
+export const eventRoutes: RouteDef[] = [{ method: "GET", path: "/events", handler: events }];

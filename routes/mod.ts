@@ -1,0 +1,19 @@
+// Every route of the service, one module per resource.
+
+import type { RouteDef } from "../lib/service/context.ts";
+import { authRoutes } from "./auth.ts";
+import { branchRoutes } from "./branch.ts";
+import { eventRoutes } from "./events.ts";
+import { poolRoutes } from "./pool.ts";
+import { queryRoutes } from "./query.ts";
+
+export const routes: RouteDef[] = [
+  ...authRoutes,
+  ...eventRoutes,
+  ...poolRoutes,
+  ...branchRoutes,
+  ...queryRoutes,
+];
+
+/** Routes whose handlers read Accept themselves. */
+export const rawAcceptRoutes = new Set(["/events"]);

@@ -1,0 +1,34 @@
+// POST /query (lake-api.md §12): `{query, head:{pool, branch}}` and `?ctrl=`.
+
+import { invalid } from "../lib/errors.ts";
+import type { RouteContext, RouteDef } from "../lib/service/context.ts";
+import { readParams } from "../lib/service/params.ts";
+import { queryResponse } from "../lib/service/query.ts";
+import { quoteGoString } from "../lib/zed/goquote.ts";
+
+/** Go's strconv.ParseBool, with the reference's error for anything else. */
+function parseCtrl(url: URL): boolean {
+  const v = url.searchParams.get("ctrl");
+  if (v === null || v === "") return false;
+  if (["1", "t", "T", "TRUE", "true", "True"].includes(v)) return true;
+  if (["0", "f", "F", "FALSE", "false", "False"].includes(v)) return false;
+  const q = quoteGoString(v);
+  throw invalid(`invalid query param ${q}: strconv.ParseBool: parsing ${q}: invalid syntax`);
+}
+
+async function query(req: Request, ctx: RouteContext): Promise<Response> {
+  const p = await readParams(req);
+  const ctrl = parseCtrl(new URL(req.url));
+  const head = p.record("head");
+  const text = p.string("query");
+  return queryResponse(ctx.service.lake, text, ctx.format, {
+    ctrl,
+    head: { pool: head.string("pool"), branch: head.string("branch") },
+  }, ctx.headers);
+}
+
+export const queryRoutes: RouteDef[] = [
+  { method: "POST", path: "/query", handler: query },
+  // OPTIONS /query without a preflight's headers runs the query, as in the reference.
+  { method: "OPTIONS", path: "/query", handler: query },
+];
