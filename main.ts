@@ -10,10 +10,12 @@ import { logCommand } from "./lib/cli/lake/log.ts";
 import { lsCommand } from "./lib/cli/lake/ls.ts";
 import { renameCommand } from "./lib/cli/lake/rename.ts";
 import { useCommand } from "./lib/cli/lake/use.ts";
+import { mergeCommand } from "./lib/cli/lake/merge.ts";
 import { revertCommand } from "./lib/cli/lake/revert.ts";
 import { deleteCommand } from "./lib/cli/lake/delete.ts";
 import { compactCommand } from "./lib/cli/lake/compact.ts";
 import { vacuumCommand } from "./lib/cli/lake/vacuum.ts";
+import { indexCommand } from "./lib/cli/lake/index.ts";
 import { serveCommand } from "./lib/cli/serve.ts";
 import { messageOf } from "./lib/errors.ts";
 
@@ -29,10 +31,12 @@ commands:
   use       show or set the pool and branch to use
   rename    rename a pool
   drop      delete a pool and its data
+  merge     merge the -use branch into another branch
   revert    undo a commit with a new commit
   delete    delete data objects, or the values a filter matches
   compact   rewrite small or overlapping objects as well-sized ones
   vacuum    remove what no branch of a pool can reach
+  index     create, drop and list index rules; index data objects
   serve     serve the lake over HTTP (the Zed lake API)
   help      show this text
 
@@ -51,10 +55,12 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   use: useCommand,
   rename: renameCommand,
   drop: dropCommand,
+  merge: mergeCommand,
   revert: revertCommand,
   delete: deleteCommand,
   compact: compactCommand,
   vacuum: vacuumCommand,
+  index: indexCommand,
   serve: serveCommand,
 };
 

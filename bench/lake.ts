@@ -42,7 +42,7 @@ interface Query {
 }
 
 const TS_RE = /"ts":"([^"]+)"/g;
-const KEYWORD = "10.47.8.208"; // an IP in ~3.4% of the records
+export const KEYWORD = "10.47.8.208"; // an IP in ~3.4% of the records
 const POOL = "zeek";
 
 /** Microseconds since the epoch of a Zeek ISO-8601 time (`…SS.ffffffZ`). */
@@ -51,13 +51,13 @@ function micros(iso: string): number {
 }
 
 /** The Zeek form of a time in microseconds, so shifted values keep the strings' width. */
-function isoMicros(us: number): string {
+export function isoMicros(us: number): string {
   const ms = Math.floor(us / 1000);
   return new Date(ms).toISOString().slice(0, 23) + String(us - ms * 1000).padStart(3, "0") + "Z";
 }
 
 /** Total size of the files, after flushing them to disk (they may have just been written). */
-async function settledBytes(files: string[]): Promise<number> {
+export async function settledBytes(files: string[]): Promise<number> {
   let n = 0;
   for (const f of files) {
     const fh = await Deno.open(f);
@@ -71,7 +71,7 @@ async function settledBytes(files: string[]): Promise<number> {
   return n;
 }
 
-async function zeekFiles(tmp: string): Promise<string[]> {
+export async function zeekFiles(tmp: string): Promise<string[]> {
   const names: string[] = [];
   for await (const e of Deno.readDir(zeekDir)) {
     if (e.name.endsWith(".json.gz")) names.push(e.name.slice(0, -".json.gz".length));
@@ -83,7 +83,7 @@ async function zeekFiles(tmp: string): Promise<string[]> {
 }
 
 /** The smallest and largest ts (in microseconds) over the files. */
-async function tsSpan(files: string[]): Promise<[number, number]> {
+export async function tsSpan(files: string[]): Promise<[number, number]> {
   let lo = Infinity, hi = -Infinity;
   for (const f of files) {
     for (const m of (await Deno.readTextFile(f)).matchAll(TS_RE)) {
@@ -99,7 +99,7 @@ async function tsSpan(files: string[]): Promise<[number, number]> {
  * Writes each log 10 times into dir, copy k with every ts moved by k × (span + 1 s).
  * The text is edited in place (not re-serialized) so numbers keep their JSON form.
  */
-async function replicate(files: string[], dir: string, shiftUs: number): Promise<string[]> {
+export async function replicate(files: string[], dir: string, shiftUs: number): Promise<string[]> {
   await Deno.mkdir(dir, { recursive: true });
   const enc = new TextEncoder();
   const out: string[] = [];

@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { jsonPassthrough } from "./json_passthrough.ts";
 import { lakeBenchmarks } from "./lake.ts";
+import { indexBenchmarks } from "./index.ts";
 import { queryBenchmarks } from "./queries.ts";
 import { zngBenchmarks } from "./zng.ts";
 
@@ -15,6 +16,7 @@ try {
   await queryBenchmarks(tmp, runs);
   await zngBenchmarks(tmp, runs);
   await lakeBenchmarks(tmp, runs);
+  await indexBenchmarks(tmp, runs);
 } finally {
   await Deno.remove(tmp, { recursive: true });
 }

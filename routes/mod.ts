@@ -4,6 +4,8 @@ import type { RouteDef } from "../lib/service/context.ts";
 import { authRoutes } from "./auth.ts";
 import { branchRoutes } from "./branch.ts";
 import { eventRoutes } from "./events.ts";
+import { indexRoutes } from "./index.ts";
+import { opsRoutes } from "./ops.ts";
 import { poolRoutes } from "./pool.ts";
 import { queryRoutes } from "./query.ts";
 
@@ -12,6 +14,8 @@ export const routes: RouteDef[] = [
   ...eventRoutes,
   ...poolRoutes,
   ...branchRoutes,
+  ...opsRoutes,
+  ...indexRoutes,
   ...queryRoutes,
 ];
 

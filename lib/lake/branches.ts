@@ -227,6 +227,10 @@ function applyToTip(cat: Catalog, poolId: KSUID, branch: string, actions: Action
   for (const a of actions) {
     switch (a.kind) {
       case "add":
+        // The object must still exist (a vacuum may have removed an unreachable one).
+        if (cat.get("SELECT 1 FROM objects WHERE id = ?", a.objectId) === undefined) {
+          throw notFound(`${toBase62(a.objectId)}: data object not found`);
+        }
         if (
           cat.get(
             "SELECT 1 FROM tip_objects WHERE pool_id = ? AND branch = ? AND object_id = ?",

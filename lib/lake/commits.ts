@@ -170,3 +170,87 @@ export function insertCommit(cat: Catalog, poolId: KSUID, c: CommitInfo, actions
 }
 
 export { NIL_ID };
+
+// ---- the commit graph (merges) ----------------------------------------------
+
+/** The ids of the commits from id back to the root, newest first (none for the nil commit). */
+export function commitPath(cat: Catalog, poolId: KSUID, id: KSUID): KSUID[] {
+  if (isNil(id)) return [];
+  const rows = cat.all<{ id: Uint8Array }>(
+    `WITH RECURSIVE chain(id, parent, depth) AS (
+       SELECT id, parent, 0 FROM commits WHERE id = ? AND pool_id = ?
+       UNION ALL
+       SELECT c.id, c.parent, chain.depth + 1 FROM commits c JOIN chain ON c.id = chain.parent
+     )
+     SELECT id FROM chain ORDER BY depth`,
+    id,
+    poolId,
+  );
+  if (rows.length === 0) throw notFound(`${toBase62(id)}: commit object not found`);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The most recent commit on both paths (newest-first, as commitPath gives
+ * them): where two branches forked. Commits have one parent, so this is the
+ * first commit of b also on a. Every history starts from the nil commit, so
+ * that is the answer when they share no commit (or either is empty).
+ */
+export function commonAncestor(a: KSUID[], b: KSUID[]): KSUID {
+  const onA = new Set(a.map(toHex));
+  for (const id of b) if (onA.has(toHex(id))) return id;
+  return NIL_ID;
+}
+
+/** The fork point of the commits a and b (see commonAncestor). */
+export function mergeBase(cat: Catalog, poolId: KSUID, a: KSUID, b: KSUID): KSUID {
+  return commonAncestor(commitPath(cat, poolId, a), commitPath(cat, poolId, b));
+}
+
+/**
+ * Replays commits (oldest first) onto a snapshot, strictly; visit sees each
+ * action after it applied.
+ */
+export function replayCommits(
+  cat: Catalog,
+  snap: Snapshot,
+  ids: KSUID[],
+  visit?: (a: Action, commit: KSUID) => void,
+): Snapshot {
+  for (const id of ids) {
+    for (const a of commitActions(cat, id)) {
+      snap.apply(a);
+      visit?.(a, id);
+    }
+  }
+  return snap;
+}
+
+/** Object ids per origin query: a fixed count keeps one cached statement. */
+const ORIGIN_CHUNK = 500;
+
+/**
+ * The commit that created each data object (keyed by hex id; objects no
+ * commit of the pool adds are left out): the first commit, in the order
+ * commits were written, that adds it. Loads, delete-by-filter and compaction
+ * create objects; merges and reverts only add existing ones again, always
+ * later. An object's creating commit deletes exactly the objects its values
+ * came from, if any (see merge.ts).
+ */
+export function objectOrigins(cat: Catalog, poolId: KSUID, ids: KSUID[]): Map<string, KSUID> {
+  const out = new Map<string, KSUID>();
+  const marks = Array(ORIGIN_CHUNK).fill("?").join(", ");
+  const sql = `SELECT a.object_id, a.commit_id FROM actions a JOIN commits c ON c.id = a.commit_id
+     WHERE c.pool_id = ? AND a.kind = 'add' AND a.object_id IN (${marks})
+     ORDER BY c.rowid, a.seq`;
+  for (let i = 0; i < ids.length; i += ORIGIN_CHUNK) {
+    const chunk = ids.slice(i, i + ORIGIN_CHUNK);
+    while (chunk.length < ORIGIN_CHUNK) chunk.push(chunk[0]);
+    const rows = cat.all<{ object_id: Uint8Array; commit_id: Uint8Array }>(sql, poolId, ...chunk);
+    for (const r of rows) {
+      const key = toHex(r.object_id);
+      if (!out.has(key)) out.set(key, r.commit_id);
+    }
+  }
+  return out;
+}

@@ -62,7 +62,7 @@ export async function load(
 ): Promise<LoadResult> {
   const cat = lake.catalog;
   getBranch(cat, pool.id, branch);
-  const meta = commitMeta(opts.commit?.meta);
+  const meta = requestMeta(opts.commit?.meta);
   const key = PoolKey.of(pool);
   const warnings: string[] = [];
   const written: WrittenObject[] = [];
@@ -133,8 +133,8 @@ export async function load(
   return { commit, objects, warnings };
 }
 
-/** The commit's metadata as normalized ZSON, or null. */
-function commitMeta(text: string | undefined): string | null {
+/** A request's commit metadata (ZSON text) normalized, or null. */
+export function requestMeta(text: string | undefined): string | null {
   if (text === undefined || text === "") return null;
   try {
     const v = parseZsonValue(text);

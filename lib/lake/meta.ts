@@ -7,7 +7,7 @@ import { LochError } from "../errors.ts";
 import type { Value } from "../zed/value.ts";
 import { listBranches } from "./branches.ts";
 import { commitActions, commitChain } from "./commits.ts";
-import type { KSUID } from "./ksuid.ts";
+import { type KSUID, toHex } from "./ksuid.ts";
 import type { Lake } from "./lake.ts";
 import { type DataObject, getObjects } from "./objects.ts";
 import { PoolKey } from "./poolkey.ts";
@@ -22,7 +22,10 @@ import {
   partitionValue,
   poolValue,
 } from "./records.ts";
-import { listRules, ruleValue } from "./rules.ts";
+import { type IndexRule, listRules, ruleById, ruleValue } from "./rules.ts";
+import type { Catalog } from "./catalog/catalog.ts";
+import type { IndexBinding } from "./index/store.ts";
+import { addIndexActionValue, deleteIndexActionValue, indexObjectValue } from "./index/records.ts";
 import { groupOverlapping } from "./scan.ts";
 
 function unknown(level: string, name: string): LochError {
@@ -53,11 +56,13 @@ export function poolMeta(lake: Lake, pool: PoolConfig, name: string): Value[] {
   throw unknown("pool", name);
 }
 
-/** A resolved `pool@commitish`: the commit and the objects live there. */
+/** A resolved `pool@commitish`: the commit and the data objects and index bindings live there. */
 export interface CommitView {
   pool: PoolConfig;
   commit: KSUID;
   objects: DataObject[];
+  /** Index objects bound at the commit (some may be of data objects no longer live). */
+  indexes: IndexBinding[];
 }
 
 /** `from <pool>@<commitish>:<name>`. */
@@ -85,6 +90,7 @@ export function commitMeta(lake: Lake, view: CommitView, name: string): Value[] 
     }
     case "rawlog": {
       const out: Value[] = [];
+      const rules = new RuleCache(cat);
       const chain = commitChain(cat, pool.id, view.commit).reverse();
       for (const c of chain) {
         out.push(commitValue(c, "package"));
@@ -101,6 +107,11 @@ export function commitMeta(lake: Lake, view: CommitView, name: string): Value[] 
             if (o !== undefined) out.push(addActionValue(c.id, o));
           } else if (a.kind === "delete") {
             out.push(deleteActionValue(c.id, a.objectId));
+          } else if (a.kind === "add_index") {
+            const rule = rules.get(a.ruleId);
+            if (rule !== undefined) out.push(addIndexActionValue(c.id, rule, a.objectId));
+          } else {
+            out.push(deleteIndexActionValue(c.id, a.ruleId, a.objectId));
           }
         }
       }
@@ -110,8 +121,38 @@ export function commitMeta(lake: Lake, view: CommitView, name: string): Value[] 
       // No object has a vector (columnar) copy yet.
       return [];
     case "indexes":
-      // Index objects arrive with index rules being applied; none exist before.
-      return [];
+      return indexesMeta(cat, view);
   }
   throw unknown("commit", name);
+}
+
+/** Rules by id, each read from the catalog once. */
+class RuleCache {
+  private rules = new Map<string, IndexRule | undefined>();
+  constructor(private cat: Catalog) {}
+  get(id: KSUID): IndexRule | undefined {
+    const k = toHex(id);
+    if (!this.rules.has(k)) this.rules.set(k, ruleById(this.cat, id));
+    return this.rules.get(k);
+  }
+}
+
+/** `index.Object` for each index object whose data object is live, by rule, then object id. */
+function indexesMeta(cat: Catalog, view: CommitView): Value[] {
+  const live = new Set(view.objects.map((o) => toHex(o.id)));
+  const rules = new RuleCache(cat);
+  const found: { rule: IndexRule; objectId: KSUID; key: string }[] = [];
+  for (const b of view.indexes) {
+    const key = toHex(b.objectId);
+    const rule = rules.get(b.ruleId);
+    if (rule !== undefined && live.has(key)) found.push({ rule, objectId: b.objectId, key });
+  }
+  found.sort((a, b) =>
+    order(a.rule.name, b.rule.name) || order(a.rule.ts, b.rule.ts) || order(a.key, b.key)
+  );
+  return found.map((f) => indexObjectValue(f.rule, f.objectId));
+}
+
+function order<T extends string | bigint>(a: T, b: T): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

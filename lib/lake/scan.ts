@@ -14,7 +14,7 @@ import type { Batch, Value } from "../zed/value.ts";
 import { ByteWriter } from "../zed/bytes.ts";
 import { appendTagged, encodeBody } from "../zed/zcode.ts";
 import type { Lake } from "./lake.ts";
-import { type DataObject, seekIndex } from "./objects.ts";
+import { type DataObject, type SeekEntry, seekIndex } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
 import { type KeyRange, seekStreams, spanMayMatch } from "./prune.ts";
 import type { PoolConfig } from "./pools.ts";
@@ -37,8 +37,10 @@ export interface ScanStats {
   bytesFetched: number;
   /** Objects read (whole or in part). */
   objectsRead: number;
-  /** Objects skipped because no key in them can match. */
+  /** Objects skipped because no key in them can match, or (also) their indexes say none can. */
   objectsPruned: number;
+  /** Objects skipped because their field indexes prove no record can pass the filter. */
+  objectsSkippedByIndex: number;
 }
 
 export function newScanStats(): ScanStats {
@@ -50,6 +52,7 @@ export function newScanStats(): ScanStats {
     bytesFetched: 0,
     objectsRead: 0,
     objectsPruned: 0,
+    objectsSkippedByIndex: 0,
   };
 }
 
@@ -69,6 +72,11 @@ export interface ScanOptions {
   fields?: string[] | null;
   /** False when the consumer does not care about order: overlapping objects are not merged. */
   ordered?: boolean;
+  /**
+   * The positions of an object's records that may pass the filter (first,
+   * last), when an index knows them: only the streams holding those are read.
+   */
+  records?: (o: DataObject) => [number, number] | undefined;
   stats?: ScanStats;
 }
 
@@ -336,23 +344,28 @@ export class PoolScan implements ValueReader {
     this.groups = groupOverlapping(this.plan(objects), (p) => p.object, key);
   }
 
-  /** The parts of the objects that may hold matching keys. */
+  /** The parts of the objects that may hold matching keys (and records an index points at). */
   private plan(objects: DataObject[]): ObjectPart[] {
     const r = this.opts.range;
+    const records = this.opts.records;
     const parts: ObjectPart[] = [];
     for (const o of objects) {
-      if (r === null) {
+      const rows = records?.(o);
+      if (r === null && rows === undefined) {
         parts.push({ object: o, offset: 0, length: o.size });
         continue;
       }
-      if (!spanMayMatch(o.span, r)) {
+      if (r !== null && !spanMayMatch(o.span, r)) {
         this.stats.objectsPruned++;
         continue;
       }
       const entries = seekIndex(this.lake.catalog, o.id);
-      const streams = o.span.mixed || entries.length === 0
+      let streams: [number, number] | null = r === null || o.span.mixed || entries.length === 0
         ? [0, entries.length - 1]
         : seekStreams(entries, this.key.desc, r);
+      if (streams !== null && rows !== undefined && entries.length > 0) {
+        streams = intersectStreams(streams, recordStreams(entries, rows));
+      }
       if (streams === null) {
         this.stats.objectsPruned++;
         continue;
@@ -421,6 +434,21 @@ export class PoolScan implements ValueReader {
     this.current = null;
     this.g = this.groups.length;
   }
+}
+
+/** The streams (first, last seek entry) that hold the records at positions rows[0]..rows[1]. */
+function recordStreams(entries: SeekEntry[], rows: [number, number]): [number, number] {
+  let first = 0, last = 0;
+  for (let i = 1; i < entries.length; i++) {
+    if (entries[i].count <= rows[0]) first = i;
+    if (entries[i].count <= rows[1]) last = i;
+  }
+  return [first, last];
+}
+
+function intersectStreams(a: [number, number], b: [number, number]): [number, number] | null {
+  const first = Math.max(a[0], b[0]), last = Math.min(a[1], b[1]);
+  return first > last ? null : [first, last];
 }
 
 /** The length of the uvarint tag at the start of buf. */

@@ -26,6 +26,9 @@ import { GroupCountScan } from "./groupcount.ts";
 import type { DataObject } from "./objects.ts";
 import { ID_INT8, ID_UINT8, underId } from "../zed/types.ts";
 import { newScanStats, PoolScan, type ScanStats } from "./scan.ts";
+import { IndexedPoolScan } from "./index/indexedscan.ts";
+import { tipIndexes } from "./index/store.ts";
+import { indexTerms } from "./index/terms.ts";
 
 /** The pool and branch `from HEAD` (and a query without `from`) reads. */
 export interface Head {
@@ -96,13 +99,19 @@ function openPoolSource(
       markSorted(plan, key, view.objects);
     }
     const range = f !== null && f.fieldsOnly ? keyRange(f.ast, key.path) : null;
-    return new PoolScan(lake, pool, key, view.objects, {
+    const scanOpts = {
       range: intersectRanges(range, bounds),
       filter: pred,
       fields: plan.fields,
       ordered: plan.ordered,
       stats,
-    });
+    };
+    // Field indexes may skip objects (or parts) for equality terms.
+    const terms = f !== null && f.fieldsOnly && view.indexes.length > 0 ? indexTerms(f.ast) : null;
+    if (terms !== null) {
+      return new IndexedPoolScan(lake, pool, key, view.objects, view.indexes, terms, scanOpts);
+    }
+    return new PoolScan(lake, pool, key, view.objects, scanOpts);
   });
   return readers.length === 1 ? readers[0] : new ConcatReader(readers);
 }
@@ -241,14 +250,24 @@ export function resolveCommit(lake: Lake, pool: PoolConfig, commitish: string): 
   const id = tryParseID(commitish);
   if (id !== undefined && getCommit(cat, pool.id, id) !== undefined) {
     const snap = snapshotAt(cat, pool.id, id);
-    return { pool, commit: id, objects: getObjects(cat, [...snap.objects.values()]) };
+    return {
+      pool,
+      commit: id,
+      objects: getObjects(cat, [...snap.objects.values()]),
+      indexes: [...snap.indexes.values()],
+    };
   }
   const branch = findBranch(cat, pool.id, commitish);
   if (branch === undefined && id !== undefined) {
     throw notFound(`${toBase62(id)}: commit object not found`);
   }
   const b = branch ?? getBranch(cat, pool.id, commitish);
-  return { pool, commit: b.commit, objects: tipObjects(cat, pool.id, b.name) };
+  return {
+    pool,
+    commit: b.commit,
+    objects: tipObjects(cat, pool.id, b.name),
+    indexes: tipIndexes(cat, pool.id, b.name),
+  };
 }
 
 /** Values already in hand (meta-query results), filtered. */

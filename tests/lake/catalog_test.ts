@@ -180,3 +180,28 @@ Deno.test("catalog: a lake cannot be opened where a file is", async () => {
     assert.match(msg, new RegExp(`^cannot open lake at ${dir}/file: `));
   });
 });
+
+Deno.test("catalog: a lake made by the first schema opens migrated, its data intact", async () => {
+  await withDir(async (dir) => {
+    // A lake as the first loch wrote it: schema 1 only.
+    const old = new Catalog(`${dir}/${CATALOG_FILE}`, migrations.slice(0, 1));
+    assert.equal(old.version(), 1);
+    old.close();
+    const lake = await Lake.open(dir);
+    try {
+      assert.equal(lake.catalog.version(), SCHEMA_VERSION);
+      const p = keyedPool(lake, "p", "x");
+      await loadText(lake, p, "{x:1}");
+      assert.deepEqual(await lines(lake, "from p"), ["{x:1}"]);
+      const cols = lake.catalog.all<{ name: string }>("PRAGMA table_info(index_rules)")
+        .map((r) => r.name);
+      assert.ok(cols.includes("dropped"));
+      const idx = lake.catalog.all<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'actions_object'",
+      );
+      assert.equal(idx.length, 1);
+    } finally {
+      lake.close();
+    }
+  });
+});

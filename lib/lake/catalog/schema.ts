@@ -103,6 +103,14 @@ export const migrations: string[] = [
     PRIMARY KEY (pool_id, rule_id, object_id)
   );
   `,
+  // 1 → 2: finding the commit that added an object (merge provenance).
+  `
+  CREATE INDEX actions_object ON actions(object_id);
+  `,
+  // 2 → 3: dropped index rules are kept (their index objects still refer to them).
+  `
+  ALTER TABLE index_rules ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const SCHEMA_VERSION = migrations.length;
