@@ -23,8 +23,17 @@ export class ZjsonWriter implements ValueWriter {
   /** Value encoders by type. */
   private encoders = new Map<Type, Encode>();
 
-  constructor(sink: Sink) {
+  /**
+   * asciiOnly writes every non-ASCII character as a \u escape (the same JSON
+   * values, but no multi-byte UTF-8 that a client decoding chunk by chunk,
+   * as zed-js does, can split and garble).
+   */
+  constructor(sink: Sink, private asciiOnly = false) {
     this.out = new TextSink(sink);
+  }
+
+  private line(text: string): void {
+    this.out.push(this.asciiOnly ? escapeNonAscii(text) : text);
   }
 
   async write(batch: Batch): Promise<void> {
@@ -34,7 +43,7 @@ export class ZjsonWriter implements ValueWriter {
       // value refers to definitions made by its own line's type.
       const typ = this.typeText(v.type);
       const enc = this.encoders.get(v.type) ?? this.encoder(v.type);
-      this.out.push('{"type":' + typ + ',"value":' + enc(v.body) + "}\n");
+      this.line('{"type":' + typ + ',"value":' + enc(v.body) + "}\n");
     }
     await this.out.maybeFlush();
   }
@@ -45,7 +54,7 @@ export class ZjsonWriter implements ValueWriter {
    * in their insertion order.
    */
   async writeControl(type: string, value: unknown): Promise<void> {
-    this.out.push('{"type":' + goJsonString(type) + ',"value":' + goMarshal(value) + "}\n");
+    this.line('{"type":' + goJsonString(type) + ',"value":' + goMarshal(value) + "}\n");
     await this.out.maybeFlush();
   }
 
@@ -196,4 +205,10 @@ export class ZjsonWriter implements ValueWriter {
         return (b) => b === null ? "null" : '"' + String(b) + '"';
     }
   }
+}
+
+const NON_ASCII = /[\u0080-\uffff]/g;
+
+function escapeNonAscii(s: string): string {
+  return s.replace(NON_ASCII, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
 }
