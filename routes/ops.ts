@@ -21,7 +21,7 @@ function committed(ctx: RouteContext, commit: KSUID): Promise<Response> {
 
 /** `{object_ids:[string]}` (object or commit ids) or `{where:"filter"}`. */
 async function deleteData(req: Request, ctx: RouteContext): Promise<Response> {
-  const commit = commitHeader(req, "delete");
+  const commit = commitHeader(req);
   const p = await readParams(req);
   const lake = ctx.service.lake;
   const pool = lookupPool(lake.catalog, ctx.params.pool);
@@ -37,7 +37,7 @@ async function deleteData(req: Request, ctx: RouteContext): Promise<Response> {
  * reference, as id strings too.
  */
 async function compactObjects(req: Request, ctx: RouteContext): Promise<Response> {
-  const commit = commitHeader(req, "compact");
+  const commit = commitHeader(req);
   const p = await readParams(req);
   const lake = ctx.service.lake;
   const pool = lookupPool(lake.catalog, ctx.params.pool);
@@ -51,7 +51,7 @@ async function compactObjects(req: Request, ctx: RouteContext): Promise<Response
 }
 
 async function merge(req: Request, ctx: RouteContext): Promise<Response> {
-  const commit = commitHeader(req, "merge");
+  const commit = commitHeader(req);
   const lake = ctx.service.lake;
   const pool = lookupPool(lake.catalog, ctx.params.pool);
   const info = await mergeBranch(lake, pool, ctx.params.branch, ctx.params.child, {
@@ -62,7 +62,7 @@ async function merge(req: Request, ctx: RouteContext): Promise<Response> {
 }
 
 async function revert(req: Request, ctx: RouteContext): Promise<Response> {
-  const commit = commitHeader(req, "revert");
+  const commit = commitHeader(req);
   const lake = ctx.service.lake;
   const pool = lookupPool(lake.catalog, ctx.params.pool);
   let id: KSUID;

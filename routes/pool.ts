@@ -9,9 +9,8 @@ import { createPool, dropPool, type Layout, lookupPool, renamePool } from "../li
 import { getBranch } from "../lib/lake/branches.ts";
 import { branchMetaValue, branchValue, poolStatsValue } from "../lib/lake/records.ts";
 import type { RouteContext, RouteDef } from "../lib/service/context.ts";
-import { type Params, readParams } from "../lib/service/params.ts";
+import { type Params, readParams, stringList } from "../lib/service/params.ts";
 import { noContent, valueResponse } from "../lib/service/respond.ts";
-import type { Value } from "../lib/zed/value.ts";
 
 /**
  * The layout of a create request. Without one, the seed spec's default:
@@ -20,20 +19,12 @@ import type { Value } from "../lib/zed/value.ts";
 function layoutOf(p: Params): Layout {
   if (p.get("layout") === undefined) return { order: "asc", keys: [["ts"]] };
   const l = p.record("layout");
-  const text = l.string("order");
-  const order = text === "" ? "asc" : text.toLowerCase();
-  if (order !== "asc" && order !== "desc") throw invalid(`unknown order: ${text}`);
-  const keys = l.get("keys") === undefined ? null : l.array("keys").map(pathOf);
-  return { order, keys };
-}
-
-function pathOf(v: Value): string[] {
-  const body = v.body as unknown[] | null;
-  if (body === null) return [];
-  return body.map((s) => {
-    if (typeof s !== "string") throw invalid("unmarshaling layout.keys: expected [[string]]");
-    return s;
-  });
+  // An absent order is ascending; a given one must parse (even "").
+  const order = l.get("order") === undefined ? "asc" : l.string("order", "order.Which");
+  const which = order.toLowerCase();
+  if (which !== "asc" && which !== "desc") throw invalid(`unknown order: ${order}`);
+  const keys = l.get("keys") === undefined ? null : l.array("keys").map(stringList);
+  return { order: which, keys };
 }
 
 async function create(req: Request, ctx: RouteContext): Promise<Response> {
@@ -41,7 +32,7 @@ async function create(req: Request, ctx: RouteContext): Promise<Response> {
   const pool = createPool(ctx.service.lake, {
     name: p.string("name"),
     layout: layoutOf(p),
-    seekStride: p.int("seek_stride"),
+    seekStride: p.int("seek_stride", "int"),
     threshold: p.int("thresh"),
   });
   const main = getBranch(ctx.service.lake.catalog, pool.id, "main");
@@ -49,10 +40,11 @@ async function create(req: Request, ctx: RouteContext): Promise<Response> {
 }
 
 async function rename(req: Request, ctx: RouteContext): Promise<Response> {
-  const p = await readParams(req);
+  // The body is decoded (and type-checked) before the pool is looked up.
+  const name = (await readParams(req)).string("name");
   const lake = ctx.service.lake;
   const pool = lookupPool(lake.catalog, ctx.params.pool);
-  renamePool(lake, pool.id, p.string("name"));
+  renamePool(lake, pool.id, name);
   return noContent(ctx.headers);
 }
 
@@ -65,12 +57,13 @@ async function drop(_req: Request, ctx: RouteContext): Promise<Response> {
 
 async function branch(req: Request, ctx: RouteContext): Promise<Response> {
   const p = await readParams(req);
+  const name = p.string("name");
+  const text = p.string("commit");
   const lake = ctx.service.lake;
   const pool = lookupPool(lake.catalog, ctx.params.pool);
-  const text = p.string("commit");
   const commit = tryParseID(text);
   if (commit === undefined) throw invalid(`invalid commit object: ${text}`);
-  const b = createBranch(lake, pool, p.string("name"), commit);
+  const b = createBranch(lake, pool, name, commit);
   return valueResponse(ctx.format, branchValue(b), ctx.headers);
 }
 

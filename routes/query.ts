@@ -18,12 +18,15 @@ function parseCtrl(url: URL): boolean {
 
 async function query(req: Request, ctx: RouteContext): Promise<Response> {
   const p = await readParams(req);
-  const ctrl = parseCtrl(new URL(req.url));
-  const head = p.record("head");
   const text = p.string("query");
+  const head = p.record("head");
+  const pool = head.string("pool");
+  const branch = head.string("branch");
+  const ctrl = parseCtrl(new URL(req.url));
   return queryResponse(ctx.service.lake, text, ctx.format, {
     ctrl,
-    head: { pool: head.string("pool"), branch: head.string("branch") },
+    head: { pool, branch },
+    onQuery: ctx.service.onQuery,
   }, ctx.headers);
 }
 

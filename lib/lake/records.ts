@@ -191,11 +191,6 @@ export function partitionValue(first: Value, last: Value, objects: DataObject[])
  * `nano.Duration`, max - min + 1).
  */
 export function poolStatsValue(objects: DataObject[]): Value {
-  const spanType = named(
-    "nano.Span",
-    record([["ts", TypeTime], ["dur", named("nano.Duration", TypeInt64)]]),
-  );
-  const t = named("exec.PoolStats", record([["size", TypeInt64], ["span", spanType]]));
   let size = 0;
   let lo: bigint | null = null, hi: bigint | null = null;
   for (const o of objects) {
@@ -207,5 +202,14 @@ export function poolStatsValue(objects: DataObject[]): Value {
     if (hi === null || y > hi) hi = y;
   }
   const span = lo === null || hi === null ? null : [time(lo), time(hi - lo + 1n)];
+  // The reference marshals a missing span with its ts as an int64 (not time).
+  const spanType = named(
+    "nano.Span",
+    record([["ts", span === null ? TypeInt64 : TypeTime], [
+      "dur",
+      named("nano.Duration", TypeInt64),
+    ]]),
+  );
+  const t = named("exec.PoolStats", record([["size", TypeInt64], ["span", spanType]]));
   return new Value(t, [size, span]);
 }

@@ -122,8 +122,9 @@ class ObjectStream {
     part: ObjectPart,
     private stats: ScanStats,
     project: Projection | undefined,
+    private sizes: BatchSizes | null,
   ) {
-    this.decoder = new ZngDecoder(undefined, { project });
+    this.decoder = new ZngDecoder(undefined, { project, sizes: sizes !== null });
     const path = lake.objectPath(pool.id, part.object.id);
     this.chunks = lake.storage.readRange(path, part.offset, part.length)[Symbol.asyncIterator]();
   }
@@ -137,6 +138,7 @@ class ObjectStream {
         const body = this.decoder.bodyBytes;
         this.stats.bytesRead += body - this.counted;
         this.counted = body;
+        this.sizes?.set(r, this.decoder.sizes);
         return r;
       }
       if (r !== undefined) continue; // control frames do not occur in data objects
@@ -159,6 +161,9 @@ class ObjectStream {
     await this.chunks.return?.();
   }
 }
+
+/** The body size of each value of the batches a scan reads (for bytes matched). */
+type BatchSizes = WeakMap<Value[], number[]>;
 
 /** A value source that is either one stream or a merge of several. */
 interface Stream {
@@ -222,7 +227,11 @@ class MergeStream implements Stream {
   private stale: Cursor | null = null;
 
   /** streams must be sorted by their first keys, in pool order. */
-  constructor(private streams: { stream: Stream; first: Value }[], private key: PoolKey) {}
+  constructor(
+    private streams: { stream: Stream; first: Value }[],
+    private key: PoolKey,
+    private sizes: BatchSizes | null,
+  ) {}
 
   private less(a: Cursor, b: Cursor): boolean {
     const c = this.key.compare(a.key, b.key);
@@ -269,6 +278,8 @@ class MergeStream implements Stream {
     }
     const heap = this.heap, key = this.key, streams = this.streams;
     const out: Value[] = [];
+    const outSizes: number[] | null = this.sizes === null ? null : [];
+    this.sizes?.set(out, outSizes!);
     for (;;) {
       while (
         this.opened < streams.length &&
@@ -282,6 +293,7 @@ class MergeStream implements Stream {
       if (out.length >= BATCH_SIZE) return out;
       const top = heap[0];
       out.push(top.value);
+      if (outSizes !== null) outSizes.push(this.sizes!.get(top.batch)?.[top.i] ?? 0);
       const i = top.i + 1;
       if (i < top.batch.length) {
         top.at(i, key.keyOf(top.batch[i]));
@@ -331,6 +343,8 @@ export class PoolScan implements ValueReader {
   private current: Stream | null = null;
   private project: Projection | undefined;
   private scratch = new ByteWriter(256);
+  /** Value sizes by batch, kept when a filter needs them for bytes matched. */
+  private sizes: BatchSizes | null;
 
   constructor(
     private lake: Lake,
@@ -341,6 +355,7 @@ export class PoolScan implements ValueReader {
   ) {
     this.stats = opts.stats ?? newScanStats();
     this.project = projection(opts.fields, key);
+    this.sizes = opts.filter === null ? null : new WeakMap();
     this.groups = groupOverlapping(this.plan(objects), (p) => p.object, key);
   }
 
@@ -385,7 +400,7 @@ export class PoolScan implements ValueReader {
         const group = this.groups[this.g++];
         this.stats.objectsRead += group.length;
         const streams = group.map((p) =>
-          new ObjectStream(this.lake, this.pool, p, this.stats, this.project)
+          new ObjectStream(this.lake, this.pool, p, this.stats, this.project, this.sizes)
         );
         this.current = streams.length === 1
           ? streams[0]
@@ -394,6 +409,7 @@ export class PoolScan implements ValueReader {
           : new MergeStream(
             streams.map((stream, k) => ({ stream, first: group[k].object.first })),
             this.key,
+            this.sizes,
           );
       }
       const before = this.stats.bytesRead;
@@ -417,11 +433,17 @@ export class PoolScan implements ValueReader {
       return batch;
     }
     const out: Value[] = [];
+    const sizes = this.sizes?.get(batch);
     const scratch = this.scratch;
     for (let i = 0; i < batch.length; i++) {
       const r = filterOne(batch[i], pred(batch[i]));
       if (r === undefined) continue;
       out.push(r);
+      if (r === batch[i] && sizes !== undefined) {
+        this.stats.bytesMatched += sizes[i];
+        continue;
+      }
+      // An error in place of the value (or sizes not known): its own size.
       scratch.reset();
       appendTagged(scratch, r.type, r.body);
       this.stats.bytesMatched += scratch.pos - tagLength(scratch.buf);

@@ -2,6 +2,8 @@
 // lake does with its bytes goes through this interface, so an object store can
 // take its place later.
 
+import { LochError } from "../errors.ts";
+
 /** Writes the bytes of one new file. */
 export interface FileSink {
   write(chunk: Uint8Array): Promise<void>;
@@ -54,7 +56,15 @@ export class LocalStorage implements Storage {
   }
 
   async *readRange(path: string, offset: number, length: number): AsyncIterable<Uint8Array> {
-    const file = await Deno.open(path, { read: true });
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(path, { read: true });
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) {
+        throw new LochError("not found", `file://${path}: file does not exist`);
+      }
+      throw e;
+    }
     try {
       if (offset > 0) await file.seek(offset, Deno.SeekMode.Start);
       let left = length;

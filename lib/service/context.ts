@@ -1,13 +1,27 @@
 // What a route handler is given, and how routes are declared.
 
+import type { ValueReader } from "../formats/io.ts";
 import type { Lake } from "../lake/lake.ts";
+import type { ScanStats } from "../lake/scan.ts";
 import type { EventHub } from "./events.ts";
+
+/** A running query, as an `onQuery` hook sees it. */
+export interface QueryRun {
+  /** The scans' counters, updated as the query reads. */
+  stats: ScanStats;
+  /** The query's sources (a hook may wrap them). */
+  readers: ValueReader[];
+  /** Settles when the query has stopped and its sources are closed. */
+  done: Promise<void>;
+}
 
 export interface Service {
   lake: Lake;
   events: EventHub;
   /** Reported by GET /version. */
   version: string;
+  /** Called as each query starts. */
+  onQuery?: (run: QueryRun) => void;
 }
 
 export interface RouteContext {

@@ -15,7 +15,8 @@ import { Field, type Type, TypeString } from "../zed/types.ts";
 import { Value } from "../zed/value.ts";
 import { encodeValue } from "./respond.ts";
 
-const KEEPALIVE_MS = 25_000;
+/** The default interval of keep-alive comments. */
+export const KEEPALIVE_MS = 25_000;
 const encoder = new TextEncoder();
 
 function named(name: string, fields: [string, Type][]): Type {
@@ -61,13 +62,24 @@ interface Subscriber {
   send(bytes: Uint8Array): void;
 }
 
+export interface EventHubOptions {
+  /** Interval of keep-alive comments in ms (default 25 s). */
+  keepAliveMs?: number;
+}
+
 export class EventHub {
   private subs = new Set<Subscriber>();
   private unsubscribe: () => void;
   private closers = new Set<() => void>();
+  /** Publishing is serialized so frames go out in the order the lake emitted them. */
+  private chain: Promise<void> = Promise.resolve();
+  private keepAliveMs: number;
 
-  constructor(lake: Lake) {
-    this.unsubscribe = lake.subscribe((e) => this.publish(e));
+  constructor(lake: Lake, opts: EventHubOptions = {}) {
+    this.keepAliveMs = opts.keepAliveMs ?? KEEPALIVE_MS;
+    this.unsubscribe = lake.subscribe((e) => {
+      this.chain = this.chain.then(() => this.publish(e)).catch(() => {});
+    });
   }
 
   private async publish(e: LakeEvent): Promise<void> {
@@ -78,10 +90,12 @@ export class EventHub {
         let frame = byFormat.get(s.format);
         if (frame === undefined) {
           const data = await encodeValue(s.format, v);
+          // The payload ends with its own newline; a blank line follows.
           const head = encoder.encode(`event: ${name}\ndata: `);
-          frame = new Uint8Array(head.length + data.length + 1);
+          frame = new Uint8Array(head.length + data.length + 2);
           frame.set(head);
           frame.set(data, head.length);
+          frame[frame.length - 2] = 10;
           frame[frame.length - 1] = 10;
           byFormat.set(s.format, frame);
         }
@@ -120,7 +134,9 @@ export class EventHub {
         };
         this.subs.add(sub);
         this.closers.add(close);
-        if (keepalive) timer = setInterval(() => sub.send(encoder.encode(":\n\n")), KEEPALIVE_MS);
+        if (keepalive) {
+          timer = setInterval(() => sub.send(encoder.encode(":\n\n")), this.keepAliveMs);
+        }
       },
       cancel: () => close(),
     });

@@ -74,10 +74,32 @@ export function negotiate(accept: string | null): string {
   throw invalid("could not find supported MIME type in Accept header");
 }
 
-/** The lower-cased type/subtype of a Content-Type header, or "" when there is none. */
+/** Go's MIME token characters: printable ASCII but for the tspecials. */
+function tokenLength(s: string, from: number): number {
+  let i = from;
+  while (i < s.length) {
+    const c = s.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f || '()<>@,;:\\"/[]?='.includes(s[i])) break;
+    i++;
+  }
+  return i - from;
+}
+
+/**
+ * The lower-cased type/subtype of a Content-Type header, or "" when there is
+ * none; a malformed one is refused with Go's mime.ParseMediaType error.
+ */
 export function contentType(header: string | null): string {
-  if (header === null) return "";
-  return header.split(";")[0].trim().toLowerCase();
+  if (header === null || header.trim() === "") return "";
+  const type = header.split(";")[0].trim().toLowerCase();
+  const n = tokenLength(type, 0);
+  if (n === 0) throw invalid("mime: no media type");
+  if (n === type.length) return type;
+  if (type[n] !== "/") throw invalid("mime: expected slash after first token");
+  const m = tokenLength(type, n + 1);
+  if (m === 0) throw invalid("mime: expected token after slash");
+  if (n + 1 + m !== type.length) throw invalid("mime: unexpected content after media subtype");
+  return type;
 }
 
 /**

@@ -8,7 +8,20 @@ import { invalid, LochError, messageOf } from "../errors.ts";
 import { openReader } from "../formats/detect.ts";
 import { ByteInput } from "../formats/io.ts";
 import { formatType } from "../zed/typetext.ts";
-import { Kind, recordOf, type Type, typeUnder } from "../zed/types.ts";
+import { formatZson } from "../formats/zson/formatter.ts";
+import { quoteGoString } from "../zed/goquote.ts";
+import {
+  Kind,
+  recordOf,
+  type Type,
+  TypeBytes,
+  TypeInt16,
+  TypeInt32,
+  TypeInt64,
+  TypeInt8,
+  TypeString,
+  typeUnder,
+} from "../zed/types.ts";
 import { type Body, Value } from "../zed/value.ts";
 import { paramsFormat } from "./mime.ts";
 
@@ -27,59 +40,91 @@ export class Params {
     return body === null ? undefined : new Value(rt.fields[i].type, body);
   }
 
-  string(name: string): string {
+  /** A string field; goType names the Go field's type in a mismatch error. */
+  string(name: string, goType = "string"): string {
     const v = this.get(name);
     if (v === undefined) return "";
-    if (typeof v.body !== "string") throw mismatch(name, "string", v.type);
-    return v.body;
+    return stringOf(v, goType);
   }
 
-  int(name: string): number {
+  /** An integer field (int8 to int64, as Go's int fields take); goType is `int` or `int64`. */
+  int(name: string, goType = "int64"): number {
     const v = this.get(name);
     if (v === undefined) return 0;
-    if (typeof v.body !== "number" && typeof v.body !== "bigint") {
-      throw mismatch(name, "int64", v.type);
-    }
+    if (!SIGNED.has(typeUnder(v.type))) throw incompatible(v.type, goType, goType);
     return Number(v.body);
   }
 
   /** An array of strings (null or absent: empty). */
   strings(name: string): string[] {
-    return this.array(name).map((e) => {
-      if (typeof e.body !== "string") throw mismatch(name, "string", e.type);
-      return e.body;
-    });
+    const v = this.get(name);
+    return v === undefined ? [] : stringList(v);
   }
 
-  /** An array of byte strings (ids sent as bytes). */
+  /** An array of KSUIDs sent as bytes (20 each). */
   bytesList(name: string): Uint8Array[] {
     return this.array(name).map((e) => {
-      if (!(e.body instanceof Uint8Array) || typeUnder(e.type).kind !== Kind.Primitive) {
-        throw mismatch(name, "bytes", e.type);
+      // A KSUID is a Go byte array: anything but bytes is "not an array".
+      const u = typeUnder(e.type);
+      if (u !== TypeBytes) {
+        throw invalid(`unmarshaling type ${quoteGoString(formatType(u))}: not an array`);
       }
-      return e.body;
+      if (e.body === null) return new Uint8Array(20);
+      if ((e.body as Uint8Array).length !== 20) {
+        throw invalid("ZNG bytes value length differs from Go array");
+      }
+      return e.body as Uint8Array;
     });
   }
 
-  /** The elements of an array or set field. */
+  /** The elements of an array (or set) field. */
   array(name: string): Value[] {
     const v = this.get(name);
-    if (v === undefined) return [];
-    const u = typeUnder(v.type);
-    if (u.kind !== Kind.Array && u.kind !== Kind.Set) throw mismatch(name, "array", v.type);
-    return (v.body as Body[]).map((b) => new Value(u.elem, b));
+    return v === undefined ? [] : elements(v);
   }
 
   /** A nested record's parameters (absent: an empty one). */
   record(name: string): Params {
     const v = this.get(name);
-    if (v !== undefined && recordOf(v.type) === undefined) throw mismatch(name, "record", v.type);
+    if (v !== undefined) checkRecord(v);
     return new Params(v ?? null);
   }
 }
 
-function mismatch(field: string, want: string, got: Type): LochError {
-  return invalid(`unmarshaling ${field}: expected ${want}, found ${formatType(got)}`);
+/** The elements of an array (or set) value; null has none. */
+export function elements(v: Value): Value[] {
+  const u = typeUnder(v.type);
+  if (u.kind !== Kind.Array && u.kind !== Kind.Set) {
+    throw invalid(`unmarshaling type ${quoteGoString(formatType(u))}: not an array`);
+  }
+  if (v.body === null) return [];
+  return (v.body as Body[]).map((b) => new Value(u.elem, b));
+}
+
+/** An array of strings as a Go []string takes it (null elements are ""). */
+export function stringList(v: Value): string[] {
+  return elements(v).map((e) => e.body === null ? "" : stringOf(e, "string"));
+}
+
+const SIGNED = new Set<Type>([TypeInt8, TypeInt16, TypeInt32, TypeInt64]);
+
+function stringOf(v: Value, goType: string): string {
+  if (typeUnder(v.type) !== TypeString) throw incompatible(v.type, goType, "string");
+  return v.body as string;
+}
+
+/** The reference's error for a value that does not fit a Go field. */
+function incompatible(t: Type, goType: string, goKind: string): LochError {
+  return invalid(
+    `incompatible type translation: zng type ${formatType(t)} go type ${goType} go kind ${goKind}`,
+  );
+}
+
+/** A value that must be a record (a Go struct). */
+function checkRecord(v: Value): void {
+  if (v.body === null || recordOf(v.type) !== undefined) return;
+  const text = quoteGoString(formatZson(v.type, v.body));
+  throw invalid(`cannot unmarshal Zed value ${text} into Go struct`);
 }
 
 /** Reads a request's parameters. */
@@ -90,7 +135,9 @@ export async function readParams(req: Request): Promise<Params> {
   try {
     const reader = await openReader(ByteInput.fromBytes(bytes, "request body"), format);
     const batch = await reader.read();
-    return new Params(batch === null ? null : batch[0]);
+    const v = batch === null || batch.length === 0 ? null : batch[0];
+    if (v !== null) checkRecord(v);
+    return new Params(v);
   } catch (e) {
     throw e instanceof LochError ? e : invalid(messageOf(e));
   }

@@ -11,7 +11,7 @@ import { LochError, messageOf } from "../errors.ts";
 import type { Sink, ValueWriter } from "../formats/io.ts";
 import { openWriter } from "../formats/registry.ts";
 import { formatZson } from "../formats/zson/formatter.ts";
-import type { ZjsonWriter } from "../formats/zjson/writer.ts";
+import { ZjsonWriter } from "../formats/zjson/writer.ts";
 import { CONTROL_ZSON, type ZngWriter } from "../formats/zng/writer.ts";
 import { JsonWriter } from "../formats/json/writer.ts";
 import type { Lake } from "../lake/lake.ts";
@@ -22,6 +22,7 @@ import { runQuery } from "../query/run.ts";
 import { zctx } from "../zed/context.ts";
 import { Field, type Type, TypeInt64, TypeString, TypeTime } from "../zed/types.ts";
 import { type Batch, Value } from "../zed/value.ts";
+import type { QueryRun } from "./context.ts";
 import { mediaType } from "./mime.ts";
 
 /** The stream a response body reads, fed by a sink that waits while the client is behind. */
@@ -74,6 +75,8 @@ export interface QueryOptions {
   head?: Head;
   /** Control messages (ZJSON and ZNG only). */
   ctrl: boolean;
+  /** Told about the query before it starts. */
+  onQuery?: (run: QueryRun) => void;
 }
 
 /** Runs a query for a response in `format`. Throws (before any output) for request errors. */
@@ -88,6 +91,9 @@ export function queryResponse(
   const stream = new ResponseStream();
   const ctrl = opts.ctrl && (format === "zjson" || format === "zng");
   const out = new QueryOutput(format, stream.sink, ctrl, prepared.stats);
+  let finished!: () => void;
+  const done = new Promise<void>((resolve) => (finished = resolve));
+  opts.onQuery?.({ stats: prepared.stats, readers: prepared.readers, done });
   const run = async () => {
     try {
       await runQuery(prepared.query, prepared.readers, out);
@@ -97,6 +103,7 @@ export function queryResponse(
     } finally {
       out.stop();
       stream.close();
+      finished();
     }
   };
   run();
@@ -128,9 +135,12 @@ class QueryOutput implements ValueWriter {
     private ctrl: boolean,
     private stats: ScanStats,
   ) {
-    // JSON responses are one array (lake-api.md §12.3).
+    // JSON responses are one array; ZJSON is ASCII-only, since zed-js (Zui)
+    // decodes the body chunk by chunk and garbles a character split across two.
     this.writer = format === "json"
       ? new JsonWriter(sink, { array: true })
+      : format === "zjson"
+      ? new ZjsonWriter(sink, true)
       : openWriter(format, sink, { pretty: 0 });
     if (ctrl) this.timer = setInterval(() => this.serial(() => this.progress()), STATS_EVERY_MS);
   }

@@ -7,7 +7,7 @@
 
 import { type KSUID, newKSUID, toBase62 } from "../lake/ksuid.ts";
 import type { Lake } from "../lake/lake.ts";
-import type { RouteDef, Service } from "./context.ts";
+import type { QueryRun, RouteDef, Service } from "./context.ts";
 import { Cors } from "./cors.ts";
 import { errorResponse } from "./errors.ts";
 import { EventHub } from "./events.ts";
@@ -25,6 +25,10 @@ export interface ServeOptions {
   routes: RouteDef[];
   /** Routes that skip Accept negotiation (their handler reads Accept itself). */
   rawAccept?: Set<string>;
+  /** Interval of /events keep-alive comments in ms (default 25 s). */
+  eventKeepAliveMs?: number;
+  /** Called as each query starts (tests observe its progress with it). */
+  onQuery?: (run: QueryRun) => void;
 }
 
 const ROOT_PAGE = `<!DOCTYPE html>
@@ -46,7 +50,12 @@ export class LakeServer {
   addr!: Deno.NetAddr;
 
   constructor(private opts: ServeOptions) {
-    this.service = { lake: opts.lake, events: new EventHub(opts.lake), version: opts.version };
+    this.service = {
+      lake: opts.lake,
+      events: new EventHub(opts.lake, { keepAliveMs: opts.eventKeepAliveMs }),
+      version: opts.version,
+      onQuery: opts.onQuery,
+    };
     this.cors = new Cors(opts.corsOrigins);
     this.log = new Logger(opts.logLevel ?? "info");
     for (const r of opts.routes) this.router.add(r.method, r.path, r);
@@ -90,14 +99,24 @@ export class LakeServer {
     if (this.cors.isPreflight(req) && this.router.methods(url.pathname).length > 0) {
       return this.cors.preflight(req);
     }
-    const m = this.router.match(req.method, url);
+    let m;
+    try {
+      m = this.router.match(req.method, url);
+    } catch (e) {
+      // A path parameter with a bad %-escape (Go's server refuses the request line).
+      return errorResponse(e);
+    }
     switch (m.kind) {
       case "redirect":
         return new Response(null, { status: 301, headers: { Location: m.location } });
       case "not found":
         return new Response("404 page not found\n", {
           status: 404,
-          headers: { "Content-Type": "text/plain; charset=utf-8" },
+          // As Go's http.NotFound writes it.
+          headers: {
+            "Content-Type": "text/plain; charset=utf-8",
+            "X-Content-Type-Options": "nosniff",
+          },
         });
       case "method not allowed":
         return new Response(null, { status: 405 });
@@ -118,26 +137,27 @@ export class LakeServer {
   /** The auxiliary routes: any method, no Accept check, CORS headers only. */
   private aux(req: Request, url: URL): Response | undefined {
     const headers = new Headers();
-    let res: Response | undefined;
+    let body: string;
     switch (url.pathname) {
       case "/":
         headers.set("Content-Type", "text/html; charset=utf-8");
-        res = new Response(ROOT_PAGE, { headers });
+        body = ROOT_PAGE;
         break;
       case "/status":
         headers.set("Content-Type", "text/plain; charset=utf-8");
-        res = new Response("ok", { headers });
+        body = "ok";
         break;
       case "/version":
         headers.set("Content-Type", "application/json");
-        res = new Response(JSON.stringify({ version: this.opts.version }) + "\n", { headers });
+        body = JSON.stringify({ version: this.opts.version }) + "\n";
         break;
       default:
         return undefined;
     }
     if (this.cors.isPreflight(req)) return this.cors.preflight(req);
+    // Decorate before the Response copies the headers.
     this.cors.decorate(req, headers);
-    return res;
+    return new Response(body, { headers });
   }
 }
 

@@ -173,3 +173,15 @@ Deno.test("scan stats count value body bytes, as the reference's QueryStats", as
   assert.ok(some.bytesFetched > 5);
   lake.close();
 });
+
+Deno.test("bytes matched are whole values even when only some fields are decoded", async () => {
+  const lake = await lakeWith("asc", [
+    '{ts:1,x:1,s:"aaaaaaaaaaaaaaaaaaaa"}\n{ts:2,x:2,s:"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"}',
+  ]);
+  const [, whole] = await query(lake, "from p | x > 1 | yield this");
+  const [, some] = await query(lake, "from p | x > 1 | sum(x)");
+  assert.equal(whole.bytesMatched, some.bytesMatched);
+  assert.equal(whole.bytesRead, some.bytesRead);
+  assert.ok(some.bytesMatched > 30);
+  lake.close();
+});

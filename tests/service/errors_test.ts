@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { LochError } from "../../lib/errors.ts";
 import { errorJSON, errorResponse, goJSON } from "../../lib/service/errors.ts";
 import { parseQuery } from "../../lib/query/parser/parse.ts";
+import { call, createPool, get, post, query, withServer, zsonLines } from "./helpers.ts";
 
 Deno.test("error kinds map to statuses and the reference's kind strings", async () => {
   const cases: [LochError, number, string][] = [
@@ -32,3 +33,80 @@ Deno.test("error bodies escape as Go's encoder and carry parse offsets", () => {
     '{"type":"Error","kind":"invalid operation","error":"error parsing Zed at column 11:\\nfrom test \\\\ count()\\n      === ^ ===","info":{"parse_error_offset":10}}\n',
   );
 });
+
+// ---- over HTTP ----
+
+Deno.test("HTTP errors: the Accept check comes before anything else", () =>
+  withServer(async (s) => {
+    const none = '{"type":"Error","kind":"invalid operation","error":' +
+      '"could not find supported MIME type in Accept header"}\n';
+    const cases: [string, string, string | undefined][] = [
+      ["GET", "/pool/nope/stats", undefined],
+      ["POST", "/pool", '{"name":"x"}'],
+      ["POST", "/pool/nope/branch/main", "{x:1}"],
+      ["GET", "/auth/identity", undefined],
+    ];
+    for (const [method, path, body] of cases) {
+      const r = await call(s, method, path, { body, headers: { Accept: "application/xml" } });
+      assert.equal(r.status, 400, path);
+      assert.equal(r.headers.get("Content-Type"), "application/json");
+      assert.equal(r.text, none, path);
+    }
+    assert.deepEqual(await zsonLines(s, "from :pools"), []);
+  }));
+
+Deno.test("HTTP errors: request bodies", () =>
+  withServer(async (s) => {
+    const cases: [string, Record<string, string>, string][] = [
+      ['{"name":"x"}', { "Content-Type": "text/plain" }, "unsupported MIME type: text/plain"],
+      ['{"name":"x"}', { "Content-Type": "application/" }, "mime: expected token after slash"],
+      ['{"name":"x"}', { "Content-Type": "a b" }, "mime: expected slash after first token"],
+      ['{"name":"x"}', { "Content-Type": "a/b/c" }, "mime: unexpected content after media subtype"],
+      ['{"name":"x"}', { "Content-Type": "/json" }, "mime: no media type"],
+      // The reference's ZSON reader takes a truncated value for the end of the input.
+      ["{name:", {}, "parse error: mismatched braces while parsing record type"],
+      [
+        '{"name":}',
+        { "Content-Type": "application/json" },
+        "invalid character '}' looking for beginning of value",
+      ],
+    ];
+    for (const [body, headers, error] of cases) {
+      const r = await post(s, "/pool", body, headers);
+      assert.equal(r.status, 400, body);
+      assert.equal(
+        r.text,
+        JSON.stringify({ type: "Error", kind: "invalid operation", error }) + "\n",
+        `${body} ${JSON.stringify(headers)}`,
+      );
+    }
+    // Charset and other parameters are ignored.
+    const ok = await post(s, "/pool", '{"name":"x"}', {
+      "Content-Type": "application/json; charset=utf-8",
+    });
+    assert.equal(ok.status, 200);
+  }));
+
+Deno.test("HTTP errors: messages are escaped as Go's JSON encoder escapes them", () =>
+  withServer(async (s) => {
+    const r = await get(s, `/pool/${encodeURIComponent("<a&b>")}/stats`);
+    assert.equal(r.status, 404);
+    assert.equal(
+      r.text,
+      '{"type":"Error","kind":"item does not exist","error":"\\u003ca\\u0026b\\u003e: pool not found"}\n',
+    );
+  }));
+
+Deno.test("HTTP errors: NDJSON responses on other routes are one JSON line", () =>
+  withServer(async (s) => {
+    // The reference fails these mid-response with a 200 error body.
+    await createPool(s, "test");
+    const r = await get(s, "/pool/test/stats", { Accept: "application/x-ndjson" });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get("Content-Type"), "application/x-ndjson");
+    assert.equal(r.text, '{"size":0,"span":null}\n');
+    assert.equal(
+      (await query(s, "from :pools | yield name", "application/x-ndjson")).text,
+      '"test"\n',
+    );
+  }));

@@ -28,7 +28,10 @@ export { ZngControl } from "./scanner.ts";
 export class ZngDecoder {
   private scanner: ZngScanner;
   private pending: Value[] = [];
+  private pendingSizes: number[] = [];
   private taken = 0;
+  /** With opts.sizes: the body sizes of the values of the batch next() returned last. */
+  sizes: number[] = [];
   private stashed: ZngControl | null = null;
   private failure: unknown = null;
   private ended = false;
@@ -62,6 +65,7 @@ export class ZngDecoder {
       return c;
     }
     let batch: Value[] | null = null;
+    this.sizes = [];
     for (;;) {
       const pending = this.pending;
       if (this.taken < pending.length) {
@@ -69,9 +73,12 @@ export class ZngDecoder {
         const n = Math.min(room, pending.length - this.taken);
         if (batch === null && this.taken === 0 && n === pending.length) {
           batch = pending;
+          this.sizes = this.pendingSizes;
         } else {
           if (batch === null) batch = [];
           for (let i = 0; i < n; i++) batch.push(pending[this.taken + i]);
+          const ps = this.pendingSizes;
+          if (ps.length > 0) { for (let i = 0; i < n; i++) this.sizes.push(ps[this.taken + i]); }
         }
         this.taken += n;
         if (batch.length >= BATCH_SIZE) return batch;
@@ -89,6 +96,7 @@ export class ZngDecoder {
       switch (r) {
         case VALUES:
           this.pending = this.scanner.values;
+          this.pendingSizes = this.scanner.sizes;
           this.taken = 0;
           continue;
         case CONTROL: {

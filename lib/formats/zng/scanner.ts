@@ -51,6 +51,8 @@ export interface ScannerOptions {
    * decode; the others are skipped and read as null. Undefined decodes all.
    */
   project?: (t: Type) => ReadonlySet<number> | undefined;
+  /** Keep each value's body size (see ZngScanner.sizes). */
+  sizes?: boolean;
 }
 
 const EMPTY: Uint8Array = new Uint8Array(0);
@@ -70,10 +72,14 @@ export class ZngScanner {
   need = 0;
   /** Total size of the bodies of the values decoded so far (query stats count these). */
   bodyBytes = 0;
+  /** With opts.sizes: the body size of each value in `values`. */
+  sizes: number[] = [];
+  private keepSizes: boolean;
 
   constructor(opts: ScannerOptions = {}) {
     this.types = new StreamTypes(opts.validate ?? false, opts.project);
     this.max = opts.max ?? MAX_FRAME;
+    this.keepSizes = opts.sizes ?? false;
   }
 
   /** Bytes fed but not yet consumed. */
@@ -239,6 +245,7 @@ export class ZngScanner {
     const types = this.types;
     body.setBuffer(buf);
     const out: Value[] = [];
+    const sizes: number[] | null = this.keepSizes ? [] : null;
     while (p < end) {
       // The type id.
       let id = buf[p++];
@@ -269,12 +276,15 @@ export class ZngScanner {
       if (t === undefined) throw invalid(`zngio: type ID ${id} not in context`);
       if (tag === 0) {
         out.push(new Value(t, null));
+        sizes?.push(0);
         continue;
       }
       out.push(new Value(t, body.decode(types.valuePlan(id), p, len)));
+      sizes?.push(len);
       this.bodyBytes += len;
       p += len;
     }
+    if (sizes !== null) this.sizes = sizes;
     return out;
   }
 }
