@@ -22,6 +22,7 @@ import { CsvWriter } from "./csv/writer.ts";
 import { LineReader } from "./line/reader.ts";
 import { ParquetWriter } from "./parquet/writer.ts";
 import { detectZng, ZngReader } from "./zng/reader.ts";
+import { detectZng21, Zng21Reader } from "./zng21/reader.ts";
 import { ZngWriter } from "./zng/writer.ts";
 import { detectZeek, ZeekReader } from "./zeek/reader.ts";
 import { ZeekWriter } from "./zeek/writer.ts";
@@ -57,6 +58,7 @@ const inputFormats: InputFormat[] = [
   textFormat("json", (t) => new JsonReader(t), detectJson),
   textFormat("zson", (t) => new ZsonReader(t), detectZson),
   binaryFormat("zng", (input) => new ZngReader(input), detectZng),
+  binaryFormat("zng21", (input) => new Zng21Reader(input), detectZng21),
 ];
 
 /** Detectors in the order the reference tries them. */

@@ -11,7 +11,7 @@ interface Digits {
 }
 
 /** Shortest digits that round-trip (as float32 when is32). f must be finite, nonzero. */
-function shortest(f: number, is32: boolean): Digits {
+export function shortest(f: number, is32: boolean): Digits {
   const a = Math.abs(f);
   let s: string;
   if (!is32) {
@@ -21,7 +21,7 @@ function shortest(f: number, is32: boolean): Digits {
     for (let p = 0; p < 9; p++) {
       const t = a.toExponential(p);
       if (Math.fround(Number(t)) === a) {
-        s = t;
+        s = evenTie(a, p) ?? t;
         break;
       }
     }
@@ -33,6 +33,21 @@ function shortest(f: number, is32: boolean): Digits {
   while (end > 1 && d.charCodeAt(end - 1) === 48) end--;
   d = d.slice(0, end);
   return { d, e: Number(s.slice(ei + 1)) };
+}
+
+/**
+ * When a lies exactly halfway between two p-digit candidates that both read
+ * back as a, Go picks the one whose last digit is even; toExponential picks
+ * the larger. Returns the smaller candidate when it is the even one.
+ */
+function evenTie(a: number, p: number): string | undefined {
+  const u = a.toExponential(p + 1);
+  const e = u.indexOf("e");
+  if (u.charCodeAt(e - 1) !== 53 || Number(u) !== a) return undefined; // not a tie
+  const digits = u.slice(0, e - 1).replace(".", "");
+  if ((digits.charCodeAt(digits.length - 1) & 1) !== 0) return undefined;
+  const down = digits[0] + (digits.length > 1 ? "." + digits.slice(1) : "") + u.slice(e);
+  return Math.fround(Number(down)) === a ? down : undefined;
 }
 
 function expText(e: number): string {

@@ -139,13 +139,12 @@ Deno.test("load: curl-load-error.yaml and other request errors", () =>
     });
     assert.equal(r.status, 400);
     assert.equal(r.headers.get("Content-Type"), "application/json");
-    // The reference also lists its legacy zng21 reader, which loch does not have.
     assert.equal(
-      r.text.replace("\\n\\tzng21: malformed zng record", ""),
+      r.text,
       '{"type":"Error","kind":"invalid operation","error":"format detection error\\n\\tzeek: ' +
         "line 1: bad types/fields definition in zeek header\\n\\tzjson: line 1: invalid character " +
         "'T' looking for beginning of value\\n\\tzson: ZSON syntax error\\n\\tzng: malformed zng " +
-        "record\\n\\tcsv: line 1: EOF\\n\\tjson: invalid character 'T' looking for beginning of " +
+        "record\\n\\tzng21: malformed zng record\\n\\tcsv: line 1: EOF\\n\\tjson: invalid character 'T' looking for beginning of " +
         "value\\n\\tparquet: auto-detection not supported\\n\\tzst: auto-detection not supported" +
         '\\n\\tline: auto-detection not supported"}\n',
     );

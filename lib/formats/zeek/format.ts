@@ -6,6 +6,7 @@
 // Nulls nested in sets, maps and unions print as the reference decodes an
 // absent body: zero numbers, `F`, `invalid IP`, and so on.
 
+import { shortest } from "../../zed/float.ts";
 import { formatIP, formatNet } from "../../zed/ip.ts";
 import {
   ID_BOOL,
@@ -30,37 +31,10 @@ import { formatZson } from "../zson/formatter.ts";
 import { formatZeekString } from "./escape.ts";
 import { formatZeekTime } from "./time.ts";
 
-/**
- * The shortest float32 digits: toExponential rounds ties up where Go rounds
- * them to even (3074.78125 is "3074.7812"), so an exact tie takes the even
- * neighbour below when it also round-trips.
- */
-function shortest32(a: number): string {
-  for (let p = 0; p < 9; p++) {
-    const t = a.toExponential(p);
-    if (Math.fround(Number(t)) !== a) continue;
-    const u = a.toExponential(p + 1);
-    const e = u.indexOf("e");
-    if (u.charCodeAt(e - 1) === 53 && Number(u) === a) {
-      const digits = u.slice(0, e - 1).replace(".", "");
-      const down = digits[0] + (digits.length > 1 ? "." + digits.slice(1) : "") + u.slice(e);
-      const last = digits.charCodeAt(digits.length - 1);
-      if ((last & 1) === 0 && Math.fround(Number(down)) === a) return down;
-    }
-    return t;
-  }
-  return a.toExponential(8);
-}
-
 /** Shortest digits that round-trip (as float32 when is32), and the decimal exponent. */
 function shortestDigits(a: number, is32: boolean): [string, number] {
-  const s = is32 ? shortest32(a) : a.toExponential();
-  const e = s.indexOf("e");
-  let d = s.slice(0, e).replace(".", "");
-  let end = d.length;
-  while (end > 1 && d.charCodeAt(end - 1) === 48) end--;
-  d = d.slice(0, end);
-  return [d, Number(s.slice(e + 1))];
+  const { d, e } = shortest(a, is32);
+  return [d, e];
 }
 
 /** strconv.FormatFloat(f, 'f', -1, 64 or 32): shortest digits, never an exponent. */
