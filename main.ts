@@ -41,7 +41,8 @@ commands:
   help      show this text
 
 The lake commands work on the lake directory given by -lake (before or after
-the command name), else $LOCH_LAKE, else ./lake.
+the command name), else $LOCH_LAKE, else ./lake. A -lake of http://host:port
+(or https://) works on a lake service instead (loch serve, or zed serve).
 
 Run "loch <command> -h" for a command's options.`;
 

@@ -14,7 +14,7 @@ import {
   ruleValue,
 } from "../lib/lake/rules.ts";
 import type { RouteContext, RouteDef } from "../lib/service/context.ts";
-import { Params, readParams } from "../lib/service/params.ts";
+import { deunion, Params, readParams } from "../lib/service/params.ts";
 import { noContent, valueResponse } from "../lib/service/respond.ts";
 import { commitResponseValue } from "../lib/service/values.ts";
 import { zctx } from "../lib/zed/context.ts";
@@ -63,7 +63,8 @@ function ruleSpec(v: Value): RuleSpec {
 
 async function addIndexRules(req: Request, ctx: RouteContext): Promise<Response> {
   const p = await readParams(req);
-  addRules(ctx.service.lake.catalog, p.array("rules").map(ruleSpec));
+  // Rules of different kinds arrive as an array of a union of their types.
+  addRules(ctx.service.lake.catalog, p.array("rules").map((v) => ruleSpec(deunion(v))));
   return noContent(ctx.headers);
 }
 

@@ -2,9 +2,10 @@
 // or over a lake, in the manner of `zed query`, when no input is given and
 // the query starts with `from` (or -use names a pool).
 
-import { LochError, messageOf } from "../errors.ts";
+import { invalid, LochError, messageOf } from "../errors.ts";
 import { compileQuery } from "../query/compiler/compile.ts";
-import { isYieldQuery } from "../query/compiler/inputs.ts";
+import { isFromQuery, isYieldQuery } from "../query/compiler/inputs.ts";
+import { openSources } from "../query/sources.ts";
 import { runQuery } from "../query/run.ts";
 import { NULL } from "../query/runtime/values.ts";
 import type { ValueReader } from "../formats/io.ts";
@@ -14,11 +15,13 @@ import { InputCounters, inputReader } from "./lake/inputs.ts";
 import { lakeFlag, optionalHead, useFlag } from "./lake/lakeflags.ts";
 import { chooseOutput, outputFlags, withStdoutWriter } from "./lake/output.ts";
 import { isLakeQuery, queryLake, statsText } from "./lake/querylake.ts";
+import { setMemoryBudget } from "../query/spill/config.ts";
 
 export const queryFlags: FlagSpec[] = [
   { name: "i", kind: "string", arg: "format", default: "auto", help: "input format" },
   ...outputFlags("zng", "zng, or zson on a terminal"),
   { name: "s", kind: "bool", help: "print read and match counts to stderr at the end" },
+  memmaxFlag(),
   useFlag,
   lakeFlag,
   { name: "h", kind: "bool", help: "show this help" },
@@ -38,6 +41,17 @@ pool@branch", "from :pools" and the other lake sources; a query without
 
 options:
 ${flagUsage(queryFlags)}`;
+
+/** -memmax: the memory budget per operator before it spills to disk. */
+export function memmaxFlag(): FlagSpec {
+  return {
+    name: "memmax",
+    kind: "string",
+    arg: "size",
+    help: "memory per sort, summarize, fuse or join before it spills to disk, e.g. 512MiB " +
+      "(default $LOCH_MEMORY_BUDGET, else 256MiB)",
+  };
+}
 
 /** A reader of the given values. */
 class ValuesReader implements ValueReader {
@@ -70,6 +84,7 @@ export async function queryCommand(args: string[]): Promise<number> {
     console.log(queryUsage);
     return flags.h ? 0 : 2;
   }
+  if (flags.memmax !== undefined) setMemoryBudget(flags.memmax as string);
   const output = chooseOutput(flags, "zng");
   let text = "*";
   let paths = rest;
@@ -81,16 +96,25 @@ export async function queryCommand(args: string[]): Promise<number> {
       if (isLakeQuery(text) || flags.use !== undefined) {
         return await queryLake(flags, text, output, await optionalHead(flags));
       }
-      // A lone query that yields values runs once over a null value (as zq).
-      if (!isYieldQuery(text)) throw new LochError("invalid", `no such file: ${text}`);
-      nullInput = true;
+      // A lone query that starts with `from`, `file` or `get` reads its
+      // sources; one that yields values runs once over a null value (as zq).
+      if (!isFromQuery(text)) {
+        if (!isYieldQuery(text)) throw new LochError("invalid", `no such file: ${text}`);
+        nullInput = true;
+      }
     }
   }
   const query = compileQuery(text);
+  if (query.inputs === 0 && paths.length > 0) {
+    throw invalid(
+      "redundant inputs specified: use either command-line files or a Zed source operator",
+    );
+  }
   const counters = new InputCounters();
-  const readers = nullInput
+  const readers: ValueReader[] = nullInput
     ? [new ValuesReader([NULL])]
     : paths.map((p) => inputReader(p, flags.i as string, counters));
+  readers.push(...openSources(query.sources, { allowFiles: true }));
   await withStdoutWriter(output, undefined, (w) => runQuery(query, readers, w));
   if (flags.s) {
     // Files have no pushed-down filter: every value read is a match.

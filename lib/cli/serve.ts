@@ -9,6 +9,8 @@ import { serve } from "../service/server.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
 import { command, lakeDir, lakeFlag, UsageError } from "./lake/lakeflags.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
+import { setMemoryBudget } from "../query/spill/config.ts";
+import { memmaxFlag } from "./query.ts";
 
 /** What GET /version reports: the Zed API level served, and loch's version. */
 export const VERSION = `v1.3.0+loch.${denoConfig.version}`;
@@ -53,11 +55,13 @@ export const serveCommand = command({
       help: "debug (every request), info, warn or error",
     },
     { name: "portfile", kind: "string", arg: "file", help: "write the listening port to file" },
+    memmaxFlag(),
   ],
   async run(flags) {
     const level = flags["log-level"] as string;
     if (!isLogLevel(level)) throw new UsageError(`invalid log level: ${level}`);
     const { hostname, port } = parseListen((flags.l ?? flags.listen) as string);
+    if (flags.memmax !== undefined) setMemoryBudget(flags.memmax as string);
     const dir = lakeDir(flags);
     if (/^https?:\/\//.test(dir)) {
       throw new LochError("invalid", "serve command available for local lakes only");

@@ -5,7 +5,7 @@
 // commit that names them, so a failure at any point leaves the branch as it
 // was.
 
-import { invalid, messageOf } from "../errors.ts";
+import { invalid, LochError, messageOf } from "../errors.ts";
 import type { ValueReader } from "../formats/io.ts";
 import { formatZson } from "../formats/zson/formatter.ts";
 import { parseZsonValue } from "../formats/zson/reader.ts";
@@ -85,7 +85,9 @@ export async function load(
       try {
         batch = await reader.read();
       } catch (e) {
-        if (!opts.warnOnReadError) throw e;
+        // A format error ends the input with a warning; an input that broke
+        // (a client's upload aborted) fails the load.
+        if (!opts.warnOnReadError || !(e instanceof LochError)) throw e;
         warnings.push(messageOf(e));
         break;
       }

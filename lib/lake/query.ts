@@ -21,6 +21,8 @@ export interface LakeQueryOptions {
   head?: Head;
   /** Receives the counters of the query's scans (also returned). */
   stats?: ScanStats;
+  /** Whether `file` sources may read local files: the CLI's choice; never for the service. */
+  allowFiles?: boolean;
 }
 
 /** A query compiled and its sources opened, ready to run. */
@@ -42,7 +44,7 @@ export function prepareLakeQuery(
   const query = compileQuery(text.trim() === "" ? "*" : text, { defaultSource: HEAD_SOURCE });
   const stats = opts.stats ?? newScanStats();
   const readers = query.sources!.map((plan) =>
-    openLakeSource(lake, plan, { head: opts.head, stats })
+    openLakeSource(lake, plan, { head: opts.head, stats, allowFiles: opts.allowFiles })
   );
   return { query, readers, stats };
 }

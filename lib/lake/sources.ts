@@ -7,6 +7,7 @@ import type { ValueReader } from "../formats/io.ts";
 import type * as ast from "../query/ast.ts";
 import type { SourcePlan } from "../query/compiler/compile.ts";
 import { filterOne } from "../query/ops/where.ts";
+import { openFileSource } from "../query/sources.ts";
 import type { Expr } from "../query/runtime/expr.ts";
 import { globToRegexp } from "../query/expr/glob.ts";
 import { compileRegexp } from "../query/expr/regexp.ts";
@@ -40,6 +41,8 @@ export interface SourceOptions {
   head?: Head;
   /** Scans add what they read here. */
   stats?: ScanStats;
+  /** Whether `file` sources may read local files (the CLI) or not (the service; the default). */
+  allowFiles?: boolean;
 }
 
 /** The reader for a compiled query's source. */
@@ -55,9 +58,8 @@ export function openLakeSource(
     case "Pass":
       return new ValuesReader([], null);
     case "File":
-      throw new LochError("invalid", `${src.path}: file sources are not read from a lake query`);
     case "HTTP":
-      throw new LochError("invalid", `${src.url}: http sources are not supported`);
+      return openFileSource(src, plan.filter, { allowFiles: opts.allowFiles ?? false });
   }
 }
 

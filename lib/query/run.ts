@@ -4,25 +4,65 @@
 
 import type { ValueReader, ValueWriter } from "../formats/io.ts";
 import type { CompiledQuery } from "./compiler/compile.ts";
-import { invalid } from "../errors.ts";
-import { Collector } from "./runtime/op.ts";
+import { invalid, LochError } from "../errors.ts";
+import { SpillingCollector } from "./spill/collector.ts";
+import { runInScope, SpillScope } from "./spill/scope.ts";
 
 /** How long a query runs before it lets the event loop do other work. */
 const YIELD_EVERY_MS = 10;
 
-export async function runQuery(
+export interface RunOptions {
+  /** Estimated bytes each operator holds before it spills (default: the process-wide budget). */
+  memoryBudget?: number;
+}
+
+/**
+ * Runs a query. readers are the caller's inputs (any number for a query
+ * with one input port, two for one that starts with `join`, none for one
+ * that starts with `from`) followed by a reader per source of the query.
+ * It runs in a spill scope of its own: any spill file its operators leave
+ * behind (stopped early, failed, abandoned) is removed when it ends.
+ */
+export function runQuery(
   query: CompiledQuery,
   readers: ValueReader[],
   writer: ValueWriter,
+  opts: RunOptions = {},
 ): Promise<void> {
-  const out = new Collector();
+  const scope = new SpillScope(opts.memoryBudget);
+  return runInScope(scope, async () => {
+    try {
+      await run(query, readers, writer, scope.budget);
+    } finally {
+      scope.close();
+    }
+  });
+}
+
+async function run(
+  query: CompiledQuery,
+  readers: ValueReader[],
+  writer: ValueWriter,
+  budget: number,
+): Promise<void> {
+  const out = new SpillingCollector(budget);
   const heads = query.make(out);
-  if (heads.length > 1 && readers.length !== heads.length) {
+  const sources = query.sources?.length ?? 0;
+  const own = readers.length - sources;
+  if (query.inputs === 2 && own !== 2) {
     throw invalid("join operaetor requires two inputs"); // sic, the reference's text
   }
+  if (own < 0 || (query.inputs === 0 && own > 0)) {
+    throw new LochError(
+      "internal",
+      `query with ${sources} sources given ${readers.length} readers`,
+    );
+  }
+  // The port each reader feeds: a one-port query's inputs all feed port 0.
+  const port = (i: number) => i >= own ? query.inputs + i - own : query.inputs === 1 ? 0 : i;
   let yielded = performance.now();
   const flush = async () => {
-    for (const b of out.take()) await writer.write(b);
+    for (const b of out.drain()) await writer.write(b);
     // Long queries give other work (a server's other requests) a turn now and then.
     if (performance.now() - yielded > YIELD_EVERY_MS) {
       await new Promise((r) => setTimeout(r, 0));
@@ -30,18 +70,19 @@ export async function runQuery(
     }
   };
   try {
-    for (let i = 0; i < readers.length; i++) {
-      const head = heads[heads.length > 1 ? i : 0];
-      while (!head.done) {
-        const batch = await readers[i].read();
-        if (batch === null) break;
-        head.push(batch);
-        await flush();
+    let i = 0;
+    for (let p = 0; p < heads.length; p++) {
+      const head = heads[p];
+      for (; i < readers.length && port(i) === p; i++) {
+        while (!head.done) {
+          const batch = await readers[i].read();
+          if (batch === null) break;
+          head.push(batch);
+          await flush();
+        }
       }
-      if (heads.length > 1) head.end();
-      else if (head.done) break;
+      head.end();
     }
-    if (heads.length === 1) heads[0].end();
     await flush();
   } finally {
     for (const r of readers) await r.close?.();

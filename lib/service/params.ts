@@ -21,8 +21,9 @@ import {
   TypeInt8,
   TypeString,
   typeUnder,
+  type UnionType,
 } from "../zed/types.ts";
-import { type Body, Value } from "../zed/value.ts";
+import { type Body, UnionBody, Value } from "../zed/value.ts";
 import { paramsFormat } from "./mime.ts";
 
 export class Params {
@@ -99,6 +100,13 @@ export function elements(v: Value): Value[] {
   }
   if (v.body === null) return [];
   return (v.body as Body[]).map((b) => new Value(u.elem, b));
+}
+
+/** A union value as its member's value (other values as they are). */
+export function deunion(v: Value): Value {
+  const u = typeUnder(v.type);
+  if (u.kind !== Kind.Union || !(v.body instanceof UnionBody)) return v;
+  return new Value((u as UnionType).types[v.body.tag], v.body.body);
 }
 
 /** An array of strings as a Go []string takes it (null elements are ""). */

@@ -4,6 +4,7 @@
 // meta-query records; time travel, rule drops and reverts. Queries that use
 // indexes are in index_query_test.ts.
 
+import { formatTime } from "../../lib/zed/time.ts";
 import assert from "node:assert/strict";
 import { LochError } from "../../lib/errors.ts";
 import { decodeZng } from "../../lib/formats/zng/reader.ts";
@@ -384,8 +385,9 @@ Deno.test("`:rawlog` shows index actions as the reference stores them", async ()
   });
 });
 
+/** A rule's creation time as ZSON prints it (trailing zeros of the fraction dropped). */
 function formatTs(ns: bigint): string {
-  return new Date(Number(ns / 1000000n)).toISOString();
+  return formatTime(ns);
 }
 
 Deno.test("index objects of a deleted data object are not listed", async () => {

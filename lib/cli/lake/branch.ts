@@ -3,12 +3,9 @@
 // `zed branch`).
 
 import { LochError } from "../../errors.ts";
-import { createBranch, deleteBranch, getBranch } from "../../lake/branches.ts";
-import { tryParseID } from "../../lake/ksuid.ts";
-import { poolMeta } from "../../lake/meta.ts";
-import { lookupPool } from "../../lake/pools.ts";
+import { toBase62, tryParseID } from "../../lake/ksuid.ts";
+import { literal } from "./api.ts";
 import { command, head, lakeFlags, say, UsageError, withLake } from "./lakeflags.ts";
-import { writeAll } from "./ls.ts";
 import { chooseOutput, outputFlags, withStdoutWriter } from "./output.ts";
 
 export const branchCommand = command({
@@ -24,23 +21,23 @@ commits stay in the pool).`,
   async run(flags, args) {
     if (args.length > 1) throw new UsageError("too many arguments");
     const output = chooseOutput(flags, "lake");
-    await withLake(flags, async (lake) => {
+    await withLake(flags, async (api) => {
       const h = await head(flags);
-      const pool = lookupPool(lake.catalog, h.pool);
+      const pool = await api.lookupPool(h.pool);
       if (args.length === 0) {
-        const values = poolMeta(lake, pool, "branches");
-        await withStdoutWriter(output, h.branch, (w) => writeAll(w, values));
+        const text = `from ${literal(toBase62(pool.id))}:branches`;
+        await withStdoutWriter(output, h.branch, (w) => api.query(text, w));
         return;
       }
       const name = args[0];
       if (name === "") throw new LochError("invalid", "no branch name provided");
       if (flags.d) {
-        deleteBranch(lake, pool.id, name);
+        await api.deleteBranch(pool, name);
         say(flags, `branch deleted: ${name}`);
         return;
       }
-      const base = tryParseID(h.branch) ?? getBranch(lake.catalog, pool.id, h.branch).commit;
-      createBranch(lake, pool, name, base);
+      const base = tryParseID(h.branch) ?? await api.branchTip(pool, h.branch);
+      await api.createBranch(pool, name, base);
       say(flags, `${JSON.stringify(name)}: branch created`);
     });
   },

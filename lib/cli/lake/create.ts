@@ -3,12 +3,7 @@
 
 import { LochError } from "../../errors.ts";
 import { toBase62 } from "../../lake/ksuid.ts";
-import {
-  createPool,
-  DEFAULT_SEEK_STRIDE,
-  DEFAULT_THRESHOLD,
-  type Layout,
-} from "../../lake/pools.ts";
+import { DEFAULT_SEEK_STRIDE, DEFAULT_THRESHOLD, type Layout } from "../../lake/pools.ts";
 import type { FlagValues } from "../flags.ts";
 import { command, lakeFlags, say, UsageError, withLake } from "./lakeflags.ts";
 import { formatBase2Bytes, parseBytes } from "./units.ts";
@@ -86,10 +81,9 @@ objects are cut at about -S bytes; the seek index gets an entry every
     const seekStride = sizeFlag(flags, "seekstride", DEFAULT_SEEK_STRIDE);
     const layout = parseLayout(flags.orderby as string);
     if (name === "") throw new LochError("invalid", "no pool name provided");
-    await withLake(flags, (lake) => {
-      const pool = createPool(lake, { name, layout, seekStride, threshold });
+    await withLake(flags, async (api) => {
+      const pool = await api.createPool({ name, layout, seekStride, threshold });
       say(flags, `pool created: ${name} ${toBase62(pool.id)}`);
-      return Promise.resolve();
     }, true);
   },
 });

@@ -4,9 +4,7 @@
 // printing `<commit> delete committed`.
 
 import { LochError } from "../../errors.ts";
-import { deleteObjects, deleteWhere } from "../../lake/delete.ts";
 import { parseID, toBase62 } from "../../lake/ksuid.ts";
-import { lookupPool } from "../../lake/pools.ts";
 import { command, head, lakeFlags, say, withLake } from "./lakeflags.ts";
 import { commitFlags, commitRequest, namedBranch } from "./revert.ts";
 
@@ -30,15 +28,15 @@ travel still sees the data, and "loch revert" undoes a delete.`,
     if (where === "" && ids.length === 0) {
       throw new LochError("invalid", "no data object IDs specified");
     }
-    await withLake(flags, async (lake) => {
+    await withLake(flags, async (api) => {
       const h = await head(flags);
-      const pool = lookupPool(lake.catalog, h.pool);
+      const pool = await api.lookupPool(h.pool);
       const branch = namedBranch(h.branch);
       const req = commitRequest(flags);
       const c = where !== ""
-        ? await deleteWhere(lake, pool, branch, where, req)
-        : await deleteObjects(lake, pool, branch, ids, req);
-      say(flags, `${toBase62(c.id)} delete committed`);
+        ? await api.deleteWhere(pool, branch, where, req)
+        : await api.deleteObjects(pool, branch, ids, req);
+      say(flags, `${toBase62(c)} delete committed`);
     });
   },
 });

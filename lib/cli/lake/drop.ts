@@ -2,7 +2,6 @@
 // it asks first on a terminal, and refuses when stdin is not one.
 
 import { LochError } from "../../errors.ts";
-import { dropPool, lookupPool } from "../../lake/pools.ts";
 import { command, lakeFlags, say, UsageError, withLake } from "./lakeflags.ts";
 
 /** Asks on the terminal; throws unless the answer is y or yes. */
@@ -30,10 +29,10 @@ unless -f is given; without -f, stdin must be a terminal.`,
   async run(flags, args) {
     if (args.length !== 1) throw new UsageError("a single pool name must be specified");
     const name = args[0];
-    await withLake(flags, async (lake) => {
-      const pool = lookupPool(lake.catalog, name);
+    await withLake(flags, async (api) => {
+      const pool = await api.lookupPool(name);
       if (!flags.f) confirm(name);
-      await dropPool(lake, pool.id);
+      await api.dropPool(pool);
       say(flags, `pool deleted: ${name}`);
     });
   },

@@ -4,22 +4,12 @@
 
 import { LochError } from "../../errors.ts";
 import { parseZsonType } from "../../formats/zson/reader.ts";
-import { applyRules, updateIndex } from "../../lake/index/apply.ts";
 import { parseID, toBase62 } from "../../lake/ksuid.ts";
-import { lakeMeta } from "../../lake/meta.ts";
-import { lookupPool } from "../../lake/pools.ts";
-import { addRules, deleteRules, type RuleSpec } from "../../lake/rules.ts";
+import type { RuleSpec } from "../../lake/rules.ts";
 import { formatType } from "../../zed/typetext.ts";
-import type { Value } from "../../zed/value.ts";
+import { literal } from "./api.ts";
 import { command, head, lakeFlags, say, UsageError, withLake } from "./lakeflags.ts";
-import { writeAll } from "./ls.ts";
 import { chooseOutput, outputFlags, withStdoutWriter } from "./output.ts";
-
-/** The rule name of an `index.*Rule` value. */
-function nameOf(v: Value): string | undefined {
-  const b = v.body as unknown[];
-  return typeof b[2] === "string" ? b[2] : undefined;
-}
 
 /** Rules from `field a.b`, `type ip` and `agg 'script'` arguments. */
 export function parseRuleArgs(name: string, args: string[]): RuleSpec[] {
@@ -67,11 +57,11 @@ Prints the group's rules (-q: nothing).`,
     const [name, ...rest] = args;
     const specs = parseRuleArgs(name, rest);
     const output = chooseOutput(flags, "lake");
-    await withLake(flags, async (lake) => {
-      addRules(lake.catalog, specs);
+    await withLake(flags, async (api) => {
+      await api.addIndexRules(specs);
       if (flags.q) return;
-      const values = lakeMeta(lake, "index_rules").filter((v) => nameOf(v) === name);
-      await withStdoutWriter(output, undefined, (w) => writeAll(w, values));
+      const text = `from :index_rules | name == ${literal(name)}`;
+      await withStdoutWriter(output, undefined, (w) => api.query(text, w));
     });
   },
 });
@@ -84,11 +74,10 @@ const dropCommand = command({
   async run(flags, args) {
     if (args.length === 0) throw new UsageError("must specify one or more index tags");
     const ids = args.map(parseID);
-    await withLake(flags, (lake) => {
-      for (const r of deleteRules(lake.catalog, ids)) {
+    await withLake(flags, async (api) => {
+      for (const r of await api.dropIndexRules(ids)) {
         say(flags, `${toBase62(r.id)} dropped from rule ${JSON.stringify(r.name)}`);
       }
-      return Promise.resolve();
     });
   },
 });
@@ -101,9 +90,8 @@ with -f (or -z, -Z, -j).`,
   async run(flags, args) {
     if (args.length !== 0) throw new UsageError("no arguments allowed");
     const output = chooseOutput(flags, "lake");
-    await withLake(flags, (lake) => {
-      const values = lakeMeta(lake, "index_rules");
-      return withStdoutWriter(output, undefined, (w) => writeAll(w, values));
+    await withLake(flags, (api) => {
+      return withStdoutWriter(output, undefined, (w) => api.query("from :index_rules", w));
     });
   },
 });
@@ -137,11 +125,11 @@ objects that commit added. Commits the index objects, printing
       );
     }
     tags.forEach(parseID);
-    await withLake(flags, async (lake) => {
+    await withLake(flags, async (api) => {
       const h = await head(flags);
-      const pool = lookupPool(lake.catalog, h.pool);
-      const c = await applyRules(lake, pool, h.branch, { rules, tags });
-      say(flags, `${toBase62(c.id)} committed`);
+      const pool = await api.lookupPool(h.pool);
+      const c = await api.applyIndexRules(pool, h.branch, rules, tags);
+      say(flags, `${toBase62(c)} committed`);
     });
   },
 });
@@ -153,11 +141,11 @@ has no index object of the named rules (all rules when none are named), in
 one commit, printing "<commit> committed".`,
   flags: lakeFlags([], { use: true, quiet: true }),
   async run(flags, args) {
-    await withLake(flags, async (lake) => {
+    await withLake(flags, async (api) => {
       const h = await head(flags);
-      const pool = lookupPool(lake.catalog, h.pool);
-      const c = await updateIndex(lake, pool, h.branch, args);
-      say(flags, `${toBase62(c.id)} committed`);
+      const pool = await api.lookupPool(h.pool);
+      const c = await api.updateIndex(pool, h.branch, args);
+      say(flags, `${toBase62(c)} committed`);
     });
   },
 });

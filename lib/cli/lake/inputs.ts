@@ -7,6 +7,7 @@ import { LochError, messageOf } from "../../errors.ts";
 import { openReader } from "../../formats/detect.ts";
 import { ByteInput, type ValueReader } from "../../formats/io.ts";
 import type { Batch } from "../../zed/value.ts";
+import type { ByteSource } from "./api.ts";
 
 /** What has been read from the inputs so far. */
 export class InputCounters {
@@ -16,6 +17,8 @@ export class InputCounters {
   completed = 0;
   /** Values read. */
   records = 0;
+  /** False when the values are read elsewhere (by a lake service) and not counted. */
+  countsRecords = true;
 }
 
 /** Errors from an input carry its name, as `stdio:stdin: ...` or `path: ...`. */
@@ -68,28 +71,42 @@ export function inputName(path: string): string {
   return path === "-" ? "stdio:stdin" : path;
 }
 
-/** A reader of one input (a path or "-"), opened on first read. */
-export function inputReader(
-  path: string,
-  format: string,
-  counters = new InputCounters(),
-): ValueReader {
-  const name = inputName(path);
-  return new NamedReader(async () => {
-    let input: ByteInput;
-    if (path === "-") {
-      input = new ByteInput(streamChunks(Deno.stdin.readable, counters), name);
-    } else {
+/** The raw bytes of one input (a path or "-"), counted as they are read. */
+export function byteSource(path: string, counters = new InputCounters()): ByteSource {
+  return {
+    name: inputName(path),
+    async open() {
+      if (path === "-") return streamChunks(Deno.stdin.readable, counters);
       let file: Deno.FsFile;
       try {
         file = await Deno.open(path);
       } catch {
         throw new LochError("not found", "no such file or directory");
       }
-      input = new ByteInput(fileChunks(file, counters), name);
-    }
+      return fileChunks(file, counters);
+    },
+  };
+}
+
+/** A reader of an input's values, opened on first read; errors carry the input's name. */
+export function sourceReader(
+  src: ByteSource,
+  format: string,
+  counters = new InputCounters(),
+): ValueReader {
+  return new NamedReader(async () => {
+    const input = new ByteInput((await src.open())[Symbol.asyncIterator](), src.name);
     return new CountingReader(await openReader(input, format), counters);
-  }, name);
+  }, src.name);
+}
+
+/** A reader of one input (a path or "-"), opened on first read. */
+export function inputReader(
+  path: string,
+  format: string,
+  counters = new InputCounters(),
+): ValueReader {
+  return sourceReader(byteSource(path, counters), format, counters);
 }
 
 /** Counts the values a reader gives. */

@@ -6,10 +6,14 @@
 import { LochError, messageOf } from "../../errors.ts";
 import { CATALOG_FILE, Lake } from "../../lake/lake.ts";
 import { type FlagSpec, flagUsage, type FlagValues, parseFlags } from "../flags.ts";
+import { isServiceURL } from "../../client/connection.ts";
+import type { LakeAPI } from "./api.ts";
+import { LocalLake } from "./local.ts";
+import { RemoteLake } from "./remote.ts";
+import { readUse as readUseAt, USE_FILE, writeUse as writeUseAt } from "./usestate.ts";
 
 export const LAKE_ENV = "LOCH_LAKE";
-/** Where `loch use` keeps the working pool and branch, inside the lake directory. */
-export const USE_FILE = ".loch-use";
+export { USE_FILE };
 
 export const NO_HEAD = 'HEAD not specified: indicate with -use or run the "use" command';
 
@@ -30,8 +34,8 @@ export function env(name: string): string | undefined {
 export const lakeFlag: FlagSpec = {
   name: "lake",
   kind: "string",
-  arg: "dir",
-  help: `lake directory (default $${LAKE_ENV}, else ./lake)`,
+  arg: "dir|url",
+  help: `lake directory, or a lake service's http(s) URL (default $${LAKE_ENV}, else ./lake)`,
 };
 
 export const useFlag: FlagSpec = {
@@ -101,17 +105,23 @@ function usageFailure(spec: CommandSpec, message: string): number {
   return 2;
 }
 
-/** The lake directory the flags name. */
-export function lakeDir(flags: FlagValues): string {
-  const dir = (flags.lake as string | undefined) ?? env(LAKE_ENV) ?? "./lake";
-  if (dir === "") {
+/**
+ * The lake the flags name: a directory, or a service URL (http:// or
+ * https://, without a trailing slash).
+ */
+export function lakeLocation(flags: FlagValues): string {
+  const loc = (flags.lake as string | undefined) ?? env(LAKE_ENV) ?? "./lake";
+  if (loc === "") {
     throw new LochError(
       "invalid",
       `lake location must be set (either with the -lake flag or ${LAKE_ENV} environment variable)`,
     );
   }
-  return dir;
+  return isServiceURL(loc) ? loc.replace(/\/+$/, "") : loc;
 }
+
+/** The lake directory (or URL) the flags name. */
+export const lakeDir = lakeLocation;
 
 async function isFile(path: string): Promise<boolean> {
   try {
@@ -122,23 +132,29 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /**
- * Opens the lake for fn and closes it after. Only `create` makes a lake that
- * does not exist; the others report `<dir>: no such lake`.
+ * Opens the lake for fn and closes it after: a service when the location is
+ * a URL, else the directory. Only `create` makes a lake directory that does
+ * not exist; the others report `<dir>: no such lake`.
  */
 export async function withLake<T>(
   flags: FlagValues,
-  fn: (lake: Lake) => Promise<T>,
+  fn: (api: LakeAPI) => Promise<T>,
   create = false,
 ): Promise<T> {
-  const dir = lakeDir(flags);
-  if (!create && !(await isFile(`${dir}/${CATALOG_FILE}`))) {
-    throw new LochError("not found", `${dir}: no such lake`);
+  const loc = lakeLocation(flags);
+  let api: LakeAPI;
+  if (isServiceURL(loc)) {
+    api = new RemoteLake(loc);
+  } else {
+    if (!create && !(await isFile(`${loc}/${CATALOG_FILE}`))) {
+      throw new LochError("not found", `${loc}: no such lake`);
+    }
+    api = new LocalLake(await Lake.open(loc), loc);
   }
-  const lake = await Lake.open(dir);
   try {
-    return await fn(lake);
+    return await fn(api);
   } finally {
-    lake.close();
+    await api.close();
   }
 }
 
@@ -161,30 +177,18 @@ export function parseCommitish(s: string): Commitish {
   return at < 0 ? { pool: s, branch: "" } : { pool: s.slice(0, at), branch: s.slice(at + 1) };
 }
 
-function usePath(dir: string): string {
-  return `${dir}/${USE_FILE}`;
+/** What `loch use` saved for the flags' lake ("" when nothing). */
+export function readUse(flags: FlagValues): Promise<string> {
+  return readUseAt(lakeLocation(flags));
 }
 
-/** What `loch use` saved for this lake ("" when nothing). */
-export async function readUse(dir: string): Promise<string> {
-  try {
-    return (await Deno.readTextFile(usePath(dir))).trim();
-  } catch {
-    return "";
-  }
-}
-
-export async function writeUse(dir: string, c: Commitish): Promise<void> {
-  try {
-    await Deno.writeTextFile(usePath(dir), `${c.pool}@${c.branch}\n`);
-  } catch (e) {
-    throw new LochError("internal", `"${USE_FILE}": failed to write HEAD: ${messageOf(e)}`);
-  }
+export async function writeUse(flags: FlagValues, c: Commitish): Promise<void> {
+  await writeUseAt(lakeLocation(flags), `${c.pool}@${c.branch}`);
 }
 
 /** The pool and branch to work on (-use, else `loch use`), the branch defaulting to main. */
 export async function head(flags: FlagValues): Promise<Commitish> {
-  const text = (flags.use as string | undefined) ?? await readUse(lakeDir(flags));
+  const text = (flags.use as string | undefined) ?? await readUse(flags);
   if (text === "") throw new LochError("invalid", NO_HEAD);
   const c = parseCommitish(text);
   if (c.pool === "") throw new LochError("invalid", "pool unspecified");
@@ -194,7 +198,7 @@ export async function head(flags: FlagValues): Promise<Commitish> {
 
 /** Like head(), but undefined when neither -use nor `loch use` says anything. */
 export async function optionalHead(flags: FlagValues): Promise<Commitish | undefined> {
-  if (flags.use === undefined && await readUse(lakeDir(flags)) === "") return undefined;
+  if (flags.use === undefined && await readUse(flags) === "") return undefined;
   return await head(flags);
 }
 

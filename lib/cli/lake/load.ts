@@ -3,10 +3,9 @@
 // On a terminal, a progress line on stderr shows what has been read.
 
 import { toBase62 } from "../../lake/ksuid.ts";
-import { load } from "../../lake/load.ts";
-import { lookupPool } from "../../lake/pools.ts";
 import { command, env, granted, head, lakeFlags, say, UsageError, withLake } from "./lakeflags.ts";
-import { ConcatReader, InputCounters, inputReader } from "./inputs.ts";
+import type { LoadResult } from "./api.ts";
+import { byteSource, InputCounters } from "./inputs.ts";
 import { ProgressLine, progressText } from "./progress.ts";
 
 /** The login name of this process's user from /etc/passwd, or "". */
@@ -77,11 +76,10 @@ progress line on stderr shows the records and bytes read and the rate.`,
     if (args.length === 0) {
       throw new UsageError("at least one input file must be specified (- for stdin)");
     }
-    await withLake(flags, async (lake) => {
+    await withLake(flags, async (api) => {
       const h = await head(flags);
-      const pool = lookupPool(lake.catalog, h.pool);
+      const pool = await api.lookupPool(h.pool);
       const counters = new InputCounters();
-      const reader = new ConcatReader(args.map((p) => inputReader(p, flags.i as string, counters)));
       let progress: ProgressLine | undefined;
       let onProgress: (() => void) | undefined;
       if (!flags.q && Deno.stderr.isTerminal()) {
@@ -90,7 +88,7 @@ progress line on stderr shows the records and bytes read and the rate.`,
         const start = performance.now();
         onProgress = () =>
           line.update(progressText({
-            records: counters.records,
+            records: counters.countsRecords ? counters.records : undefined,
             bytes: counters.bytes,
             totalBytes,
             completed: counters.completed,
@@ -98,22 +96,24 @@ progress line on stderr shows the records and bytes read and the rate.`,
             elapsedMs: performance.now() - start,
           }));
       }
-      let commitId: Uint8Array;
+      let result: LoadResult;
       try {
-        const result = await load(lake, pool, h.branch, reader, {
+        result = await api.load(pool, h.branch, {
+          inputs: args.map((p) => byteSource(p, counters)),
+          format: flags.i as string,
           commit: {
             author: (flags.user as string | undefined) ?? defaultAuthor(),
             body: flags.message as string,
             meta: flags.meta as string,
           },
+          counters,
           onProgress,
         });
-        commitId = result.commit.id;
       } finally {
         progress?.clear();
-        await reader.close();
       }
-      say(flags, `${toBase62(commitId)} committed`);
+      for (const w of result.warnings) console.error(`warning: ${w}`);
+      say(flags, `${toBase62(result.commit)} committed`);
     });
   },
 });

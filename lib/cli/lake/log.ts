@@ -2,11 +2,9 @@
 // the reference's layout (`commit <id> (HEAD -> main)`, Author, Date, the
 // indented message), or their records in any output format (-f).
 
-import { commitMeta } from "../../lake/meta.ts";
-import { lookupPool } from "../../lake/pools.ts";
-import { resolveCommit } from "../../lake/sources.ts";
+import { toBase62 } from "../../lake/ksuid.ts";
+import { literal } from "./api.ts";
 import { command, head, lakeFlags, UsageError, withLake } from "./lakeflags.ts";
-import { writeAll } from "./ls.ts";
 import { chooseOutput, outputFlags, withStdoutWriter } from "./output.ts";
 
 export const logCommand = command({
@@ -18,11 +16,11 @@ export const logCommand = command({
   async run(flags, args) {
     if (args.length !== 0) throw new UsageError("no arguments allowed");
     const output = chooseOutput(flags, "lake");
-    await withLake(flags, async (lake) => {
+    await withLake(flags, async (api) => {
       const h = await head(flags);
-      const pool = lookupPool(lake.catalog, h.pool);
-      const values = commitMeta(lake, resolveCommit(lake, pool, h.branch), "log");
-      await withStdoutWriter(output, h.branch, (w) => writeAll(w, values));
+      const pool = await api.lookupPool(h.pool);
+      const text = `from ${literal(toBase62(pool.id))}@${literal(h.branch)}:log`;
+      await withStdoutWriter(output, h.branch, (w) => api.query(text, w));
     });
   },
 });

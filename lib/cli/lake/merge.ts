@@ -3,8 +3,6 @@
 // `"<child>": merged into branch "<parent>"`.
 
 import { LochError } from "../../errors.ts";
-import { mergeBranch } from "../../lake/merge.ts";
-import { lookupPool } from "../../lake/pools.ts";
 import { quoteGoString } from "../../zed/goquote.ts";
 import { command, head, lakeFlags, say, withLake } from "./lakeflags.ts";
 import { commitFlags, commitRequest } from "./revert.ts";
@@ -28,7 +26,7 @@ zed).`,
     if (args.length === 0) throw new LochError("invalid", "merge target branch must be given");
     if (args.length > 1) throw new LochError("invalid", "too many arguments");
     const target = args[0];
-    await withLake(flags, async (lake) => {
+    await withLake(flags, async (api) => {
       const h = await head(flags);
       if (target === "") {
         throw new LochError("invalid", "both a child and a parent branch name must be specified");
@@ -39,8 +37,8 @@ zed).`,
           "merging the main branch into another branch is unusual; use -f to force",
         );
       }
-      const pool = lookupPool(lake.catalog, h.pool);
-      await mergeBranch(lake, pool, target, h.branch, commitRequest(flags));
+      const pool = await api.lookupPool(h.pool);
+      await api.merge(pool, h.branch, target, commitRequest(flags));
       say(flags, `${quoteGoString(h.branch)}: merged into branch ${quoteGoString(target)}`);
     });
   },

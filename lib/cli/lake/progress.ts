@@ -5,8 +5,8 @@
 import { abbrevBytes } from "./units.ts";
 
 export interface LoadStatus {
-  /** Values read so far. */
-  records: number;
+  /** Values read so far (undefined when not counted). */
+  records?: number;
   /** Input bytes read so far. */
   bytes: number;
   /** Total input bytes when known (files), else 0. */
@@ -18,10 +18,15 @@ export interface LoadStatus {
   elapsedMs: number;
 }
 
-/** `(1/2) 12000 records 1.20MB/4.50MB 3.40MB/s 26.67%` (the total and percentage when known). */
+/**
+ * `(1/2) 12000 records 1.20MB/4.50MB 3.40MB/s 26.67%` (the record count,
+ * total and percentage when known).
+ */
 export function progressText(s: LoadStatus): string {
   const rate = s.elapsedMs > 0 ? s.bytes / (s.elapsedMs / 1000) : 0;
-  let text = `(${s.completed}/${s.inputs}) ${s.records} records ${abbrevBytes(s.bytes)}`;
+  let text = `(${s.completed}/${s.inputs}) `;
+  if (s.records !== undefined) text += `${s.records} records `;
+  text += abbrevBytes(s.bytes);
   if (s.totalBytes > 0) text += `/${abbrevBytes(s.totalBytes)}`;
   text += ` ${abbrevBytes(Math.round(rate))}/s`;
   if (s.totalBytes > 0) text += ` ${(Math.min(s.bytes / s.totalBytes, 1) * 100).toFixed(2)}%`;

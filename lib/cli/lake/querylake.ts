@@ -1,15 +1,15 @@
 // `loch query` against a lake (as `zed query`): the query's `from` sources are
 // pools and meta-queries of the lake; `from HEAD`, and a query without
-// `from`, read the pool and branch of -use (or `loch use`).
+// `from`, read the pool and branch of -use (or `loch use`). Against a lake
+// service the query runs there and its results are written here.
 
 import type { FlagValues } from "../flags.ts";
 import { parseQuery } from "../../query/parser/parse.ts";
-import { runLakeQuery } from "../../lake/query.ts";
-import { newScanStats } from "../../lake/scan.ts";
+import { newQueryStats } from "../../client/query.ts";
 import { type Commitish, withLake } from "./lakeflags.ts";
 import { type OutputChoice, withStdoutWriter } from "./output.ts";
 
-/** True when the query starts with `from` and reads pools (not files or URLs). */
+/** True when the query starts with `from` and reads a pool (files and URLs may join it). */
 export function isLakeQuery(text: string): boolean {
   let first;
   try {
@@ -17,8 +17,7 @@ export function isLakeQuery(text: string): boolean {
   } catch {
     return false;
   }
-  return first?.kind === "From" && first.trunks.some((t) => t.source.kind === "Pool") &&
-    first.trunks.every((t) => t.source.kind === "Pool" || t.source.kind === "Pass");
+  return first?.kind === "From" && first.trunks.some((t) => t.source.kind === "Pool");
 }
 
 /** `-s` output: what was read and matched, as one-line ZSON. */
@@ -32,10 +31,10 @@ export async function queryLake(
   output: OutputChoice,
   head: Commitish | undefined,
 ): Promise<number> {
-  return await withLake(flags, async (lake) => {
-    const stats = newScanStats();
+  return await withLake(flags, async (api) => {
+    const stats = newQueryStats();
     await withStdoutWriter(output, undefined, (w) =>
-      runLakeQuery(lake, text, w, {
+      api.query(text, w, {
         head: head === undefined ? undefined : { pool: head.pool, branch: head.branch },
         stats,
       }));

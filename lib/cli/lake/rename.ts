@@ -2,7 +2,6 @@
 
 import { LochError } from "../../errors.ts";
 import { toBase62 } from "../../lake/ksuid.ts";
-import { lookupPool, renamePool } from "../../lake/pools.ts";
 import { command, lakeFlags, say, UsageError, withLake } from "./lakeflags.ts";
 
 export const renameCommand = command({
@@ -12,12 +11,11 @@ export const renameCommand = command({
   async run(flags, args) {
     if (args.length !== 2) throw new UsageError("two pool names must be provided");
     const [oldName, newName] = args;
-    await withLake(flags, (lake) => {
-      const pool = lookupPool(lake.catalog, oldName);
+    await withLake(flags, async (api) => {
+      const pool = await api.lookupPool(oldName);
       if (newName === "") throw new LochError("invalid", "no pool name provided");
-      renamePool(lake, pool.id, newName);
+      await api.renamePool(pool, newName);
       say(flags, `pool ${toBase62(pool.id)} renamed from ${oldName} to ${newName}`);
-      return Promise.resolve();
     });
   },
 });

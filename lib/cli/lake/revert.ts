@@ -6,8 +6,6 @@ import { LochError } from "../../errors.ts";
 import type { FlagSpec, FlagValues } from "../flags.ts";
 import { parseID, toBase62, tryParseID } from "../../lake/ksuid.ts";
 import type { CommitRequest } from "../../lake/load.ts";
-import { lookupPool } from "../../lake/pools.ts";
-import { revertCommit } from "../../lake/revert.ts";
 import { command, head, lakeFlags, say, withLake } from "./lakeflags.ts";
 import { defaultAuthor } from "./load.ts";
 
@@ -48,13 +46,13 @@ deleted or compacted).`,
   flags: lakeFlags(commitFlags, { use: true, quiet: true }),
   async run(flags, args) {
     if (args.length !== 1) throw new LochError("invalid", "commit ID must be specified");
-    await withLake(flags, async (lake) => {
+    await withLake(flags, async (api) => {
       const h = await head(flags);
-      const pool = lookupPool(lake.catalog, h.pool);
+      const pool = await api.lookupPool(h.pool);
       const branch = namedBranch(h.branch);
       const id = parseID(args[0]);
-      const c = await revertCommit(lake, pool, branch, id, commitRequest(flags));
-      say(flags, `${JSON.stringify(branch)}: ${toBase62(id)} reverted in ${toBase62(c.id)}`);
+      const c = await api.revert(pool, branch, id, commitRequest(flags));
+      say(flags, `${JSON.stringify(branch)}: ${toBase62(id)} reverted in ${toBase62(c)}`);
     });
   },
 });

@@ -12,6 +12,12 @@ class Any implements Aggregator {
   result(): Value {
     return this.held ?? NULL;
   }
+  save(out: Value[]): void {
+    if (this.held !== undefined) out.push(this.held);
+  }
+  restore(state: readonly Value[]): void {
+    for (const v of state) this.consume(v);
+  }
 }
 
-registerAggregate("any", { min: 1, max: 1, make: () => new Any() });
+registerAggregate("any", { min: 1, max: 1, make: () => new Any(), mergeable: true });

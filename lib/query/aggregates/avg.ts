@@ -1,7 +1,7 @@
 // avg: the mean of the non-null values convertible to float (numbers, times,
 // durations and numeric strings), as float64; null(float64) when there were none.
 
-import { TypeFloat64 } from "../../zed/types.ts";
+import { TypeFloat64, TypeUint64 } from "../../zed/types.ts";
 import { Value } from "../../zed/value.ts";
 import { toFloat } from "../expr/coerce.ts";
 import { type Aggregator, registerAggregate } from "./registry.ts";
@@ -20,6 +20,14 @@ class Avg implements Aggregator {
   }
   result(): Value {
     return this.count > 0 ? new Value(TypeFloat64, this.sum / this.count) : NULL_FLOAT64;
+  }
+  save(out: Value[]): void {
+    out.push(new Value(TypeFloat64, this.sum), new Value(TypeUint64, this.count));
+  }
+  /** (Not mergeable: float sums depend on the order of the additions.) */
+  restore(state: readonly Value[]): void {
+    this.sum = state[0].body as number;
+    this.count = Number(state[1].body);
   }
 }
 

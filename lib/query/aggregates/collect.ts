@@ -6,18 +6,33 @@ import type { Type } from "../../zed/types.ts";
 import { type Body, UnionBody, Value } from "../../zed/value.ts";
 import { NULL } from "../runtime/values.ts";
 import { type Aggregator, registerAggregate } from "./registry.ts";
+import { bodySize } from "../spill/size.ts";
 
 class Collect implements Aggregator {
   private types: Type[] = [];
   private bodies: Body[] = [];
   /** Distinct types in first-seen order. */
   private distinct: Type[] = [];
+  private bytes = 0;
 
   consume(v: Value): void {
     if (v.body === null) return;
     if (!this.distinct.includes(v.type)) this.distinct.push(v.type);
     this.types.push(v.type);
     this.bodies.push(v.body);
+    this.bytes += 16 + bodySize(v.body);
+  }
+
+  save(out: Value[]): void {
+    for (let i = 0; i < this.bodies.length; i++) out.push(new Value(this.types[i], this.bodies[i]));
+  }
+
+  restore(state: readonly Value[]): void {
+    for (const v of state) this.consume(v);
+  }
+
+  size(): number {
+    return this.bytes;
   }
 
   result(): Value {
@@ -33,4 +48,10 @@ class Collect implements Aggregator {
   }
 }
 
-registerAggregate("collect", { min: 1, max: 1, make: () => new Collect() });
+registerAggregate("collect", {
+  min: 1,
+  max: 1,
+  make: () => new Collect(),
+  mergeable: true,
+  grows: true,
+});

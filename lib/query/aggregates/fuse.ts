@@ -22,6 +22,15 @@ class Fuse implements Aggregator {
   result(): Value {
     return this.fused === undefined ? NULL_TYPE : new Value(TypeType, this.fused);
   }
+
+  /** The distinct types in first-seen order: the fusion is a fold over them. */
+  save(out: Value[]): void {
+    for (const t of this.seen) out.push(new Value(TypeType, t));
+  }
+
+  restore(state: readonly Value[]): void {
+    for (const v of state) this.consume(new Value(v.body as Type, null));
+  }
 }
 
-registerAggregate("fuse", { min: 1, max: 1, make: () => new Fuse() });
+registerAggregate("fuse", { min: 1, max: 1, make: () => new Fuse(), mergeable: true });

@@ -20,7 +20,13 @@ class Logical implements Aggregator {
   result(): Value {
     return this.acc === undefined ? NULL_BOOL : boolValue(this.acc);
   }
+  save(out: Value[]): void {
+    if (this.acc !== undefined) out.push(boolValue(this.acc));
+  }
+  restore(state: readonly Value[]): void {
+    for (const v of state) this.consume(v);
+  }
 }
 
-registerAggregate("and", { min: 1, max: 1, make: () => new Logical(true) });
-registerAggregate("or", { min: 1, max: 1, make: () => new Logical(false) });
+registerAggregate("and", { min: 1, max: 1, make: () => new Logical(true), mergeable: true });
+registerAggregate("or", { min: 1, max: 1, make: () => new Logical(false), mergeable: true });

@@ -10,6 +10,7 @@ import { type Body, UnionBody, Value } from "../../zed/value.ts";
 import { NULL } from "../runtime/values.ts";
 import { type Aggregator, registerAggregate } from "./registry.ts";
 import { valueKey } from "./value-key.ts";
+import { bodySize } from "../spill/size.ts";
 
 class Entry {
   constructor(
@@ -35,6 +36,30 @@ function memberOf(t: Type, body: Body): [Type, Body] {
 
 class MapAgg implements Aggregator {
   private entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  private set(kt: Type, k: Body, vt: Type, v: Body): void {
+    const key = valueKey(kt, k);
+    if (!this.entries.has(key)) this.bytes += 64 + key.length + bodySize(v);
+    this.entries.set(key, new Entry(kt, k, vt, v));
+  }
+
+  save(out: Value[]): void {
+    for (const e of this.entries.values()) {
+      out.push(new Value(e.keyType, e.key), new Value(e.valType, e.val));
+    }
+  }
+
+  /** Entries in saved order; a key already held keeps its place and takes the new value. */
+  restore(state: readonly Value[]): void {
+    for (let i = 0; i + 1 < state.length; i += 2) {
+      this.set(state[i].type, state[i].body, state[i + 1].type, state[i + 1].body);
+    }
+  }
+
+  size(): number {
+    return this.bytes;
+  }
 
   consume(v: Value): void {
     if (v.body === null) return;
@@ -45,7 +70,7 @@ class MapAgg implements Aggregator {
     for (let i = 0; i < kv.length; i += 2) {
       const [ktype, kbody] = memberOf(kt, kv[i]);
       const [vtype, vbody] = memberOf(vt, kv[i + 1]);
-      this.entries.set(valueKey(ktype, kbody), new Entry(ktype, kbody, vtype, vbody));
+      this.set(ktype, kbody, vtype, vbody);
     }
   }
 
@@ -76,4 +101,10 @@ function wrap(u: UnionType | undefined, t: Type, body: Body): Body {
   return u === undefined ? body : new UnionBody(u.tagOf(t), body);
 }
 
-registerAggregate("map", { min: 1, max: 1, make: () => new MapAgg() });
+registerAggregate("map", {
+  min: 1,
+  max: 1,
+  make: () => new MapAgg(),
+  mergeable: true,
+  grows: true,
+});

@@ -19,6 +19,10 @@ import {
   ID_UINT64,
   ID_UINT8,
   primitiveOfId,
+  TypeBool,
+  TypeFloat64,
+  TypeInt64,
+  TypeUint64,
   underId,
 } from "../../zed/types.ts";
 import { int64Body, uint64Body, Value } from "../../zed/value.ts";
@@ -172,6 +176,23 @@ class MathReducer implements Aggregator {
   result(): Value {
     if (this.acc === NONE) return NULL;
     return new Value(primitiveOfId(this.acc)!, this.hasValue ? this.state : null);
+  }
+
+  save(out: Value[]): void {
+    const acc = this.acc;
+    const t = acc === ID_FLOAT64 ? TypeFloat64 : acc === ID_UINT64 ? TypeUint64 : TypeInt64;
+    out.push(
+      new Value(TypeInt64, acc),
+      new Value(t, this.state),
+      new Value(TypeBool, this.hasValue),
+    );
+  }
+
+  /** Into a fresh reducer only (not mergeable: float sums depend on the order of additions). */
+  restore(state: readonly Value[]): void {
+    this.acc = Number(state[0].body);
+    this.state = state[1].body as number | bigint;
+    this.hasValue = state[2].body as boolean;
   }
 }
 

@@ -15,6 +15,19 @@ export interface Aggregator {
   consumeN?(v: Value, n: number): void;
   /** The result so far. */
   result(): Value;
+  /**
+   * Appends values that capture the state, for summarize to spill it to
+   * disk; restore() takes them back.
+   */
+  save?(out: Value[]): void;
+  /**
+   * Takes back a state that save() wrote: into a fresh aggregator, that
+   * state exactly; when the def is mergeable, also on top of a state, with
+   * the same result as consuming the values behind the saved state next.
+   */
+  restore?(state: readonly Value[]): void;
+  /** Estimated bytes of the state, for defs whose state grows with the input. */
+  size?(): number;
 }
 
 export interface AggregateDef {
@@ -22,6 +35,10 @@ export interface AggregateDef {
   min: number;
   max: number;
   make(): Aggregator;
+  /** restore() merges saved states in order exactly (see Aggregator.restore). */
+  mergeable?: boolean;
+  /** The state grows with the values consumed; size() estimates it. */
+  grows?: boolean;
 }
 
 const aggregates = new Map<string, AggregateDef>();

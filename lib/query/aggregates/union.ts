@@ -8,17 +8,36 @@ import { type Body, UnionBody, Value } from "../../zed/value.ts";
 import { NULL } from "../runtime/values.ts";
 import { type Aggregator, registerAggregate } from "./registry.ts";
 import { bodyText } from "./value-key.ts";
+import { bodySize } from "../spill/size.ts";
 
 class Union implements Aggregator {
   /** Per type, its distinct bodies keyed by their text. */
   private byType = new Map<Type, Map<string, Body>>();
+  private bytes = 0;
 
   consume(v: Value): void {
     if (v.body === null) return;
     let bodies = this.byType.get(v.type);
     if (bodies === undefined) this.byType.set(v.type, bodies = new Map());
     const key = bodyText(v.type, v.body);
-    if (!bodies.has(key)) bodies.set(key, v.body);
+    if (!bodies.has(key)) {
+      bodies.set(key, v.body);
+      this.bytes += 40 + key.length + bodySize(v.body);
+    }
+  }
+
+  save(out: Value[]): void {
+    for (const [t, bodies] of this.byType) {
+      for (const b of bodies.values()) out.push(new Value(t, b));
+    }
+  }
+
+  restore(state: readonly Value[]): void {
+    for (const v of state) this.consume(v);
+  }
+
+  size(): number {
+    return this.bytes;
   }
 
   result(): Value {
@@ -37,4 +56,10 @@ class Union implements Aggregator {
   }
 }
 
-registerAggregate("union", { min: 1, max: 1, make: () => new Union() });
+registerAggregate("union", {
+  min: 1,
+  max: 1,
+  make: () => new Union(),
+  mergeable: true,
+  grows: true,
+});

@@ -11,14 +11,22 @@ import { OpCompiler } from "./ops.ts";
 import { Scope } from "./scope.ts";
 
 export interface CompiledQuery {
-  /** Input ports: 1, 2 for a query that starts with `join`, or one per `from` source. */
+  /**
+   * Input ports the caller's own inputs feed (zq's files): 1, 2 for a query
+   * that starts with `join`, 0 for one that starts with `from`.
+   */
   inputs: number;
   /**
-   * For a query that starts with `from`: what feeds each input port. The
-   * caller opens the sources (pools, files) and must apply each one's filter.
+   * The sources of the query's `from` operators (leading ones first, then
+   * those after other operators), one input port each after the caller's,
+   * or null for none. The caller opens them (pools, files, URLs) and must
+   * apply each one's filter.
    */
   sources: SourcePlan[] | null;
-  /** Builds a fresh instance of the query's operators in front of `next`; returns its inputs. */
+  /**
+   * Builds a fresh instance of the query's operators in front of `next`;
+   * returns its input ports: the caller's, then one per source.
+   */
   make: (next: Op) => Op[];
 }
 

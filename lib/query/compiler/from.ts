@@ -2,7 +2,9 @@
 // pipeline feeding what follows (combined, or the legs of a following join
 // or merge). For a single source, a leading filter, a sort by one field and
 // a plain count() are lifted into the source's plan (see SourcePlan), along
-// with the fields the query reads.
+// with the fields the query reads. A `from` elsewhere (after other
+// operators, or heading a parallel leg) opens its sources as further ports
+// (ports.ts) and passes its upstream through its `pass` leg.
 
 import { invalid, LochError } from "../../errors.ts";
 import type * as ast from "../ast.ts";
@@ -20,32 +22,14 @@ export function compileFrom(
   rest: ast.Op[],
   scope: Scope,
 ): CompiledQuery {
-  for (const t of from.trunks) {
-    const pool = t.source.kind === "Pool" ? t.source.spec.pool : null;
-    if (t.seq !== null && (pool?.kind === "Glob" || pool?.kind === "Regexp")) {
-      throw new LochError("internal", "=> not allowed after pool pattern in 'from' operator");
-    }
-  }
+  checkTrunks(from, false);
   if (from.trunks.length === 1) return single(c, from.trunks[0], rest, scope);
   const sources: SourcePlan[] = [];
   const legs: OpFactory[] = [];
   for (const trunk of from.trunks) {
-    const inner = scope.enter();
-    for (const decl of trunk.seq?.consts ?? []) c.declare(decl, inner);
-    let ops = trunk.seq?.ops ?? [];
-    const filter = ops.length > 0 ? filterOf(c, ops[0], inner) : null;
-    if (filter !== null) ops = ops.slice(1);
-    sources.push({
-      source: trunk.source,
-      filter,
-      sort: null,
-      count: null,
-      groupCount: null,
-      range: rangeOf(c, trunk.source, scope),
-      fields: null,
-      ordered: true,
-    });
-    legs.push(c.chain(ops, inner));
+    const { plan, leg } = sourceLeg(c, trunk, scope);
+    sources.push(plan);
+    legs.push(leg);
   }
   const following = rest[0];
   if (following?.kind === "Join" || following?.kind === "Merge") {
@@ -54,7 +38,7 @@ export function compileFrom(
       : c.mergeOp(following, scope, legs.length);
     const after = c.chain(rest.slice(1), scope);
     return {
-      inputs: legs.length,
+      inputs: 0,
       sources,
       make: (next) => {
         const m = multi(after(next));
@@ -64,7 +48,7 @@ export function compileFrom(
   }
   const after = c.chain(rest, scope);
   return {
-    inputs: legs.length,
+    inputs: 0,
     sources,
     make: (next) => {
       const combine = new Combine(after(next), legs.length);
@@ -72,6 +56,96 @@ export function compileFrom(
     },
   };
 }
+
+/**
+ * The reference's checks of a `from`'s legs: no `=>` after a pool pattern,
+ * and a pass-through leg exactly when the `from` has an upstream.
+ */
+function checkTrunks(from: ast.Op & { kind: "From" }, hasParent: boolean): void {
+  let passes = 0;
+  for (const t of from.trunks) {
+    const pool = t.source.kind === "Pool" ? t.source.spec.pool : null;
+    if (t.seq !== null && (pool?.kind === "Glob" || pool?.kind === "Regexp")) {
+      throw new LochError("internal", "=> not allowed after pool pattern in 'from' operator");
+    }
+    if (t.source.kind === "Pass") passes++;
+  }
+  if (!hasParent && passes > 0) {
+    throw invalid("no data source for 'from operator' pass-through branch");
+  }
+  if (hasParent && passes > 1) {
+    throw invalid("cannot have multiple pass-through branches in 'from operator'");
+  }
+  if (hasParent && passes === 0) throw invalid("upstream data source blocked by 'from operator'");
+}
+
+/** A source leg of a `from` with several legs: its plan (a leading filter lifted) and operators. */
+function sourceLeg(
+  c: OpCompiler,
+  trunk: ast.Trunk,
+  scope: Scope,
+): { plan: SourcePlan; leg: OpFactory } {
+  const inner = scope.enter();
+  for (const decl of trunk.seq?.consts ?? []) c.declare(decl, inner);
+  let ops = trunk.seq?.ops ?? [];
+  const filter = ops.length > 0 ? filterOf(c, ops[0], inner) : null;
+  if (filter !== null) ops = ops.slice(1);
+  const plan: SourcePlan = {
+    source: trunk.source,
+    filter,
+    sort: null,
+    count: null,
+    groupCount: null,
+    range: rangeOf(c, trunk.source, scope),
+    fields: null,
+    ordered: true,
+  };
+  return { plan, leg: c.chain(ops, inner) };
+}
+
+/**
+ * A `from` that does not head the program: after other operators (its
+ * pass-through leg takes the upstream values; hasParent) or at the head of a
+ * parallel leg of a program that starts with one. Its other legs become
+ * source ports. The result builds an instance given where each leg's output
+ * goes, and returns the operator the upstream pushes into.
+ */
+export function compileFromOp(
+  c: OpCompiler,
+  from: ast.Op & { kind: "From" },
+  scope: Scope,
+  hasParent: boolean,
+): (outs: Op[]) => Op {
+  checkTrunks(from, hasParent);
+  const legs: { leg: OpFactory; port: number }[] = [];
+  for (const trunk of from.trunks) {
+    if (trunk.source.kind === "Pass") {
+      legs.push({ leg: c.sequential(trunk.seq ?? EMPTY_SEQ, scope), port: -1 });
+      continue;
+    }
+    if (c.lateralDepth > 0) {
+      // A lateral scope runs once per value: a source in it would be read
+      // again for every value (the reference reads it once, for the first).
+      throw invalid("'from' operator in a lateral scope can only have a pass-through branch");
+    }
+    const { plan, leg } = sourceLeg(c, trunk, scope);
+    legs.push({ leg, port: c.ports.add(plan) });
+  }
+  return (outs) => {
+    let upstream: Op = NO_UPSTREAM;
+    legs.forEach(({ leg, port }, k) => {
+      const head = leg(outs[k]);
+      if (port < 0) upstream = head;
+      else c.ports.set(port, head);
+    });
+    return upstream;
+  };
+}
+
+const EMPTY_SEQ: ast.Sequential = { kind: "Sequential", consts: [], ops: [] };
+
+/** What a `from` without an upstream returns as its input: nothing is pushed to it. */
+const NO_UPSTREAM: Op = { push() {}, end() {}, done: true };
 
 /** One source: its operators, then the program's. */
 function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): CompiledQuery {
@@ -132,7 +206,7 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
   const trunkChain = c.chain(trunkOps, inner);
   const restChain = c.chain(rest, scope);
   return {
-    inputs: 1,
+    inputs: 0,
     sources: [plan],
     make: (next: Op) => {
       let head = trunkChain(restChain(next));
@@ -251,4 +325,39 @@ function mentionsBound(e: ast.AnyNode, scope: Scope): boolean {
     }
   }
   return false;
+}
+
+/**
+ * The `from` at the head of a program: the operator itself, or a parallel
+ * whose legs each start with a one-source `from` (read as one `from`).
+ */
+export function asFrom(op: ast.Op): (ast.Op & { kind: "From" }) | undefined {
+  if (op.kind === "From") return op;
+  if (op.kind !== "Parallel") return undefined;
+  const trunks: ast.Trunk[] = [];
+  for (const leg of op.ops) {
+    const head = leg.ops[0];
+    if (head?.kind !== "From" || head.trunks.length !== 1 || head.trunks[0].seq !== null) {
+      return undefined;
+    }
+    trunks.push({
+      kind: "Trunk",
+      source: head.trunks[0].source,
+      seq: { kind: "Sequential", ops: leg.ops.slice(1), consts: leg.consts },
+    });
+  }
+  return { kind: "From", trunks };
+}
+
+/** How many legs an operator sends its output down. */
+export function outputs(op: ast.Op): number {
+  switch (op.kind) {
+    case "Parallel":
+      return op.ops.length;
+    case "Switch":
+      return op.cases.length;
+    case "From":
+      return op.trunks.length;
+  }
+  return 1;
 }

@@ -35,34 +35,64 @@ import { ExprCompiler, literalValue } from "./expr.ts";
 import { Frame, type Scope } from "./scope.ts";
 import { rewriteSQL } from "./sql.ts";
 import type { CompiledQuery } from "./compile.ts";
-import { compileFrom } from "./from.ts";
+import { asFrom, compileFrom, compileFromOp, outputs } from "./from.ts";
+import { SourcePorts } from "./ports.ts";
 import { resolveType } from "./types.ts";
 
 const AGG_CALL_BOOL = new Set(["has", "has_error", "is_error", "is", "missing", "cidr_match"]);
 
 export class OpCompiler {
   readonly exprs: ExprCompiler;
+  /** Sources of `from` operators that do not head the program. */
+  readonly ports = new SourcePorts();
+  /** How many lateral scopes enclose what is being compiled. */
+  lateralDepth = 0;
 
   constructor() {
     this.exprs = new ExprCompiler((node, scope) => this.lateral(node, scope));
   }
 
   /**
-   * The whole program. Its input ports are one, or two when it starts with
-   * `join` (zq feeds the two inputs to the join's legs).
+   * The whole program. The caller's inputs feed one port, two when it starts
+   * with `join` (zq feeds the two inputs to the join's legs), none when it
+   * starts with `from`; each source (of a leading `from` or not) has a port
+   * after those.
    */
   program(seq: ast.Sequential, outer: Scope): CompiledQuery {
     const scope = outer.enter();
     for (const decl of seq.consts) this.declare(decl, scope);
-    const [first, ...rest] = seq.ops;
+    const q = this.programOps(seq.ops, scope);
+    const ports = this.ports;
+    if (ports.plans.length === 0) return q;
+    return {
+      inputs: q.inputs,
+      sources: [...(q.sources ?? []), ...ports.plans],
+      make: (next) => ports.build(() => q.make(next)),
+    };
+  }
+
+  private programOps(ops: ast.Op[], scope: Scope): CompiledQuery {
+    const [first, ...rest] = ops;
     const from = asFrom(first);
     if (from !== undefined) return compileFrom(this, from, rest, scope);
+    if (first.kind === "Parallel" && first.ops.every((leg) => leg.ops[0]?.kind === "From")) {
+      // Legs that each start with `from`: no input of the caller's.
+      const chain = this.chain(ops, scope, true);
+      return {
+        inputs: 0,
+        sources: null,
+        make: (next) => {
+          chain(next);
+          return [];
+        },
+      };
+    }
     if (first.kind === "Join") {
       const join = this.joinOp(first, scope);
       const after = this.chain(rest, scope);
       return { inputs: 2, sources: null, make: (next) => join(after(next)).ports };
     }
-    const make = this.chain(seq.ops, scope);
+    const make = this.chain(ops, scope);
     return { inputs: 1, sources: null, make: (next) => [make(next)] };
   }
 
@@ -77,28 +107,41 @@ export class OpCompiler {
     return this.exprs.isBool(e, scope);
   }
 
-  /** A sequence: declarations, then operators piped in order. */
-  sequential(seq: ast.Sequential, outer: Scope): OpFactory {
+  /**
+   * A sequence: declarations, then operators piped in order. Headless: it
+   * starts with a `from` that has no upstream.
+   */
+  sequential(seq: ast.Sequential, outer: Scope, headless = false): OpFactory {
     const scope = outer.enter();
     for (const decl of seq.consts) this.declare(decl, scope);
-    return this.chain(seq.ops, scope);
+    return this.chain(seq.ops, scope, headless);
   }
 
-  /** Operators piped in order; parallel legs feed a following join or merge directly. */
-  chain(ops: ast.Op[], scope: Scope): OpFactory {
+  /**
+   * Operators piped in order; the legs of a parallel or a `from` feed a
+   * following join or merge directly. Headless: the first operator (a `from`,
+   * or a parallel whose legs start with one) has no upstream.
+   */
+  chain(ops: ast.Op[], scope: Scope, headless = false): OpFactory {
     const factories: OpFactory[] = [];
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i], following = ops[i + 1];
-      if (op.kind === "Parallel" && (following?.kind === "Join" || following?.kind === "Merge")) {
-        const legs = op.ops.map((leg) => this.sequential(leg, scope));
-        const multi = following.kind === "Join"
-          ? this.joinOp(following, scope, legs.length)
-          : this.mergeOp(following, scope, legs.length);
-        factories.push((next) => {
-          const m = multi(next);
-          return new Fork(legs.map((leg, k) => leg(m.ports[k])));
-        });
-        i++;
+      const top = headless && i === 0;
+      if (following?.kind === "From" && outputs(op) > 1) {
+        throw invalid("'from' operator can have at most one parent");
+      }
+      if (op.kind === "Parallel" || op.kind === "From") {
+        const legs = this.legs(op, scope, top);
+        const n = outputs(op);
+        if (following?.kind === "Join" || following?.kind === "Merge") {
+          const multi = following.kind === "Join"
+            ? this.joinOp(following, scope, n)
+            : this.mergeOp(following, scope, n);
+          factories.push((next) => legs(multi(next).ports));
+          i++;
+        } else {
+          factories.push((next) => legs(new Array(n).fill(new Combine(next, n))));
+        }
         continue;
       }
       if (op.kind === "Join") throw invalid("join requires two upstream parallel query paths");
@@ -110,6 +153,20 @@ export class OpCompiler {
       for (let i = factories.length - 1; i >= 0; i--) head = factories[i](head);
       return head;
     };
+  }
+
+  /**
+   * The legs of a parallel (a fork) or of a `from`, each sending its output
+   * to outs[k]; returns the operator their upstream pushes into.
+   */
+  private legs(
+    op: ast.Op & { kind: "Parallel" | "From" },
+    scope: Scope,
+    top: boolean,
+  ): (outs: Op[]) => Op {
+    if (op.kind === "From") return compileFromOp(this, op, scope, !top);
+    const legs = op.ops.map((leg) => this.sequential(leg, scope, top));
+    return (outs) => new Fork(legs.map((leg, k) => leg(outs[k])));
   }
 
   joinOp(
@@ -147,7 +204,7 @@ export class OpCompiler {
     const gens = exprs.map((e) => this.exprs.compile(e, scope));
     if (scopeSeq === null) return (next: Op) => new Over(next, gens);
     const [inner, bound] = this.bindLocals(locals, scope);
-    const seq = this.sequential(scopeSeq, inner);
+    const seq = this.lateralScope(scopeSeq, inner);
     return (next: Op) => new Over(next, gens, seq, bound);
   }
 
@@ -169,7 +226,17 @@ export class OpCompiler {
   private lateral(node: ast.Expr & { kind: "OverExpr" }, scope: Scope): Expr {
     const gens = node.exprs.map((e) => this.exprs.compile(e, scope));
     const [inner, bound] = this.bindLocals(node.locals ?? [], scope);
-    return compileLateral(gens, this.sequential(node.scope, inner), bound);
+    return compileLateral(gens, this.lateralScope(node.scope, inner), bound);
+  }
+
+  /** The subquery of a lateral scope, built anew for each value. */
+  private lateralScope(seq: ast.Sequential, scope: Scope): OpFactory {
+    this.lateralDepth++;
+    try {
+      return this.sequential(seq, scope);
+    } finally {
+      this.lateralDepth--;
+    }
   }
 
   declare(decl: ast.Decl, scope: Scope): void {
@@ -195,13 +262,9 @@ export class OpCompiler {
     switch (op.kind) {
       case "Sequential":
         return this.sequential(op, scope);
-      case "Parallel": {
-        const legs = op.ops.map((leg) => this.sequential(leg, scope));
-        return (next) => {
-          const combine = new Combine(next, legs.length);
-          return new Fork(legs.map((leg) => leg(combine)));
-        };
-      }
+      case "Parallel":
+      case "From":
+        return this.chain([op], scope);
       case "Switch":
         return this.switchOp(op, scope);
       case "OpExpr":
@@ -454,25 +517,3 @@ const TRUE_VALUE = literalValue({ kind: "Primitive", type: "bool", text: "true" 
 
 /** A sink for operators built only to validate their arguments. */
 const nullOp: Op = { push() {}, end() {}, done: true };
-
-/**
- * The `from` at the head of a program: the operator itself, or a parallel
- * whose legs each start with a one-source `from` (read as one `from`).
- */
-function asFrom(op: ast.Op): (ast.Op & { kind: "From" }) | undefined {
-  if (op.kind === "From") return op;
-  if (op.kind !== "Parallel") return undefined;
-  const trunks: ast.Trunk[] = [];
-  for (const leg of op.ops) {
-    const head = leg.ops[0];
-    if (head?.kind !== "From" || head.trunks.length !== 1 || head.trunks[0].seq !== null) {
-      return undefined;
-    }
-    trunks.push({
-      kind: "Trunk",
-      source: head.trunks[0].source,
-      seq: { kind: "Sequential", ops: leg.ops.slice(1), consts: leg.consts },
-    });
-  }
-  return { kind: "From", trunks };
-}

@@ -2,20 +2,29 @@
 // (language.md §3.7) and emits each value shaped to it (cast, fill and order,
 // as the reference's fuse does), in input order.
 //
-// Values are held in memory until the end of the input; the reference spills
-// them to disk past 128 MiB, which is still to come.
+// Values are held until the end of the input; past the memory budget they
+// are appended to a temporary file (as the reference spills past 128 MiB),
+// which is read back, in order, at the end.
 
 import { BATCH_SIZE } from "../../formats/io.ts";
 import type { Type } from "../../zed/types.ts";
 import type { Batch, Value } from "../../zed/value.ts";
 import { fuseTypes } from "../aggregates/fuse-type.ts";
 import { Unary } from "../runtime/op.ts";
-import { CAST, constShaper, FILL, ORDER } from "../expr/shaper.ts";
+import { CAST, type ConstShaper, constShaper, FILL, ORDER } from "../expr/shaper.ts";
+import { type RunWriter, SpillFile } from "../spill/file.ts";
+import { currentScope } from "../spill/scope.ts";
+import { batchSize } from "../spill/size.ts";
 
 export class Fuse extends Unary {
   private vals: Value[] = [];
   private seen = new Set<Type>();
   private fused: Type | undefined = undefined;
+  private readonly budget = currentScope().budget;
+  /** Estimated bytes of vals. */
+  private bytes = 0;
+  private file: SpillFile | null = null;
+  private writer: RunWriter | null = null;
 
   push(batch: Batch): void {
     const vals = this.vals;
@@ -27,20 +36,58 @@ export class Fuse extends Unary {
         this.fused = this.fused === undefined ? v.type : fuseTypes(this.fused, v.type);
       }
     }
+    this.bytes += batchSize(batch);
+    if (this.bytes > this.budget) this.spill();
   }
 
   override end(): void {
     const vals = this.vals;
     this.vals = [];
-    if (this.fused !== undefined) {
-      const shaper = constShaper(CAST | FILL | ORDER, this.fused);
-      for (let i = 0; i < vals.length && !this.next.done; i += BATCH_SIZE) {
-        const m = Math.min(vals.length, i + BATCH_SIZE);
-        const out = new Array<Value>(m - i);
-        for (let k = i; k < m; k++) out[k - i] = shaper.shape(vals[k]);
-        this.next.push(out);
+    const file = this.file;
+    this.file = null;
+    try {
+      if (this.fused !== undefined) {
+        const shaper = constShaper(CAST | FILL | ORDER, this.fused);
+        if (file !== null) this.emitSpilled(file, shaper);
+        for (let i = 0; i < vals.length && !this.next.done; i += BATCH_SIZE) {
+          const m = Math.min(vals.length, i + BATCH_SIZE);
+          const out = new Array<Value>(m - i);
+          for (let k = i; k < m; k++) out[k - i] = shaper.shape(vals[k]);
+          this.next.push(out);
+        }
       }
+    } finally {
+      file?.remove();
     }
     this.next.end();
+  }
+
+  /** Appends the values held to the spill file. */
+  private spill(): void {
+    if (this.writer === null) {
+      this.file = SpillFile.create();
+      this.writer = this.file.writer();
+    }
+    const vals = this.vals;
+    for (let i = 0; i < vals.length; i++) this.writer.write(vals[i]);
+    this.vals = [];
+    this.bytes = 0;
+  }
+
+  /** Shapes and sends the spilled values, in order. */
+  private emitSpilled(file: SpillFile, shaper: ConstShaper): void {
+    this.writer!.close();
+    this.writer = null;
+    const r = file.reader();
+    let out: Value[] = [];
+    for (let v = r.next(); v !== undefined && !this.next.done; v = r.next()) {
+      out.push(shaper.shape(v));
+      if (out.length >= BATCH_SIZE) {
+        this.next.push(out);
+        out = [];
+      }
+    }
+    if (out.length > 0 && !this.next.done) this.next.push(out);
+    r.close();
   }
 }

@@ -2,45 +2,87 @@
 // sorted merge join of two inputs, run as the reference runs it (so unsorted
 // inputs give the reference's results too). Right joins are built as left
 // joins with the inputs and keys swapped.
+//
+// Both inputs are held until both have ended (they arrive in any order);
+// past the memory budget what is held of each goes to a temporary file
+// (spill/input-buffer.ts), and the join reads each input back in order. The
+// right values of one key (the join set) are held in memory.
 
 import { compareValues } from "../../zed/compare.ts";
 import { zctx } from "../../zed/context.ts";
 import { Field, recordOf, type RecordType } from "../../zed/types.ts";
-import { type Body, Value } from "../../zed/value.ts";
+import { type Batch, type Body, Value } from "../../zed/value.ts";
 import type { Expr } from "../runtime/expr.ts";
 import type { Op } from "../runtime/op.ts";
 import { RecordBuilder } from "../runtime/record-builder.ts";
 import { isMissing, isQuiet } from "../runtime/values.ts";
 import type { Assignment } from "./paths.ts";
-import { MultiInput } from "./ports.ts";
+import { InputBuffer } from "../spill/input-buffer.ts";
+import { currentScope } from "../spill/scope.ts";
+import { batchSize } from "../spill/size.ts";
 
 export type JoinStyle = "anti" | "inner" | "left";
 
 const EMPTY = new Value(zctx.lookupRecord([]), []);
 
-export class Join extends MultiInput {
+/** Most values per output batch. */
+const OUT_BATCH = 1000;
+
+export class Join {
+  /** The left and right inputs. */
+  readonly ports: Op[];
   private readonly builder: RecordBuilder;
   private types = new Map<RecordType, Map<RecordType, RecordType>>();
+  private readonly inputs = [new InputBuffer(), new InputBuffer()];
+  private open = 2;
+  private readonly budget = currentScope().budget;
+  /** Estimated bytes held by both inputs. */
+  private bytes = 0;
 
   constructor(
-    next: Op,
+    private readonly next: Op,
     private readonly style: JoinStyle,
     private readonly leftKey: Expr,
     private readonly rightKey: Expr,
     private readonly args: readonly Assignment[],
   ) {
-    super(next, 2);
     this.builder = new RecordBuilder(args.map((a) => a.path));
+    this.ports = this.inputs.map((buf) => ({
+      push: (batch: Batch) => this.hold(buf, batch),
+      end: () => {
+        if (--this.open === 0) this.finish();
+      },
+      get done() {
+        return false;
+      },
+    }));
   }
 
-  protected run(): void {
-    const [left, right] = this.inputs;
-    const out: Value[] = [];
-    let ri = 0;
+  private hold(buf: InputBuffer, batch: Batch): void {
+    buf.push(batch);
+    this.bytes += batchSize(batch);
+    if (this.bytes > this.budget) {
+      for (const b of this.inputs) b.spill();
+      this.bytes = 0;
+    }
+  }
+
+  private finish(): void {
+    try {
+      this.run();
+    } finally {
+      for (const b of this.inputs) b.close();
+    }
+    this.next.end();
+  }
+
+  private run(): void {
+    const left = this.inputs[0].cursor(), right = this.inputs[1].cursor();
+    let out: Value[] = [];
     let joinKey: Value | undefined;
     let joinSet: Value[] = [];
     const cmp = (a: Value, b: Value) => compareValues(a.type, a.body, b.type, b.body, false);
-    for (const l of left) {
+    for (let l = left.head; l !== undefined && !this.next.done; left.advance(), l = left.head) {
       const key = this.leftKey(l);
       if (isMissing(key)) continue;
       let set: Value[] | undefined;
@@ -48,18 +90,18 @@ export class Join extends MultiInput {
         set = joinSet;
       } else {
         // Skip right values below the key; collect the run equal to it.
-        for (; ri < right.length; ri++) {
-          const rk = this.rightKey(right[ri]);
+        for (; right.head !== undefined; right.advance()) {
+          const rk = this.rightKey(right.head);
           if (isMissing(rk)) continue;
           const c = cmp(key, rk);
           if (c === 0) {
             joinKey = key;
             joinSet = [];
-            for (; ri < right.length; ri++) {
-              const k = this.rightKey(right[ri]);
+            for (; right.head !== undefined; right.advance()) {
+              const k = this.rightKey(right.head);
               if (isMissing(k)) continue;
               if (cmp(k, joinKey) !== 0) break;
-              joinSet.push(right[ri]);
+              joinSet.push(right.head);
             }
             set = joinSet;
             break;
@@ -69,12 +111,22 @@ export class Join extends MultiInput {
       }
       if (set === undefined) {
         if (this.style !== "inner") out.push(l);
-        continue;
+      } else if (this.style !== "anti") {
+        for (const r of set) out.push(this.splice(l, this.cut(r)));
       }
-      if (this.style === "anti") continue;
-      for (const r of set) out.push(this.splice(l, this.cut(r)));
+      if (out.length >= OUT_BATCH) out = this.emit(out, false);
     }
-    this.emit(out);
+    this.emit(out, true);
+  }
+
+  /** Sends whole batches of OUT_BATCH values downstream (and the rest, if all); returns what is left. */
+  private emit(out: Value[], all: boolean): Value[] {
+    let i = 0;
+    while (!this.next.done && (out.length - i >= OUT_BATCH || (all && i < out.length))) {
+      this.next.push(out.slice(i, i + OUT_BATCH));
+      i += OUT_BATCH;
+    }
+    return i === 0 ? out : out.slice(i);
   }
 
   /** The assignments evaluated on a right value (quiet ones omitted). */

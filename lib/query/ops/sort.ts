@@ -3,12 +3,16 @@
 // compareValues. Missing keys sort as null; nulls go last in both directions
 // unless nullsFirst. Without keys, the key is guessed from the first value.
 //
-// Values are held in memory until the end of the input; spilling sorted runs
-// to disk (the reference spills past 128 MiB) is still to come.
+// Past the memory budget, the values held so far are sorted and spilled to a
+// temporary file as a run (with their keys, evaluated once as in memory);
+// at the end the runs and the values still held are merged, ties going to
+// the earlier run, so the output is the same stable sort as in memory.
 
 import { compareValues } from "../../zed/compare.ts";
 import {
+  ID_INT8,
   ID_TIME,
+  ID_UINT8,
   isFloat,
   isInteger,
   recordOf,
@@ -22,6 +26,9 @@ import { type Op, Unary } from "../runtime/op.ts";
 import { isMissing, NULL } from "../runtime/values.ts";
 import { compileFieldPath } from "../expr/access.ts";
 import type { Path } from "./paths.ts";
+import { batchSize } from "../spill/size.ts";
+import { currentScope } from "../spill/scope.ts";
+import { type SortedEntries, SortRuns } from "../spill/sort-runs.ts";
 
 export interface SortOptions {
   reverse: boolean;
@@ -68,8 +75,99 @@ function compareRest(
   return 0;
 }
 
+/**
+ * Whether every primary key is an integer: the reference then compares them
+ * as numbers, so int8 and uint8 keys (byte-wise in the general order) sort
+ * numerically.
+ */
+function allIntegers(first: Value[]): boolean {
+  for (let i = 0; i < first.length; i++) if (!isInteger(underId(first[i].type))) return false;
+  return true;
+}
+
+/** Whether a primary key is a non-null int8 or uint8, whose order depends on `native`. */
+function hasSmallInts(first: Value[]): boolean {
+  for (let i = 0; i < first.length; i++) {
+    const id = underId(first[i].type);
+    if ((id === ID_INT8 || id === ID_UINT8) && first[i].body !== null) return true;
+  }
+  return false;
+}
+
+/** The indexes 0..n-1 in sorted order of the keys (native: integer primary keys compared as numbers). */
+function sortOrder(keyVals: Value[][], n: number, native: boolean, opts: SortOptions): number[] {
+  const nullsMax = opts.nullsFirst === opts.reverse;
+  const first = keyVals[0];
+  const nk = keyVals.length;
+  let cmp: (i: number, j: number) => number;
+  if (native && first.every((v) => typeof v.body === "number")) {
+    // The common case: safe integers, compared as doubles.
+    const nums = new Float64Array(n);
+    for (let i = 0; i < n; i++) nums[i] = first[i].body as number;
+    cmp = (i, j) => {
+      const d = nums[i] - nums[j];
+      return d < 0 ? -1 : d > 0 ? 1 : nk === 1 ? 0 : compareRest(keyVals, 1, i, j, nullsMax);
+    };
+  } else if (native) {
+    const ints = first.map((v) => v.body as number | bigint | null);
+    cmp = (i, j) => {
+      const x = ints[i], y = ints[j];
+      if (x !== null && y !== null) {
+        if (x < y) return -1;
+        if (x > y) return 1;
+        return compareRest(keyVals, 1, i, j, nullsMax);
+      }
+      return compareRest(keyVals, 0, i, j, nullsMax);
+    };
+  } else {
+    cmp = (i, j) => compareRest(keyVals, 0, i, j, nullsMax);
+  }
+  const order = new Array<number>(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  // Array.prototype.sort is stable; -r compares the other way round.
+  order.sort(opts.reverse ? (i, j) => cmp(j, i) : cmp);
+  return order;
+}
+
+/**
+ * The same order as sortOrder, over entries of keys then value: what the
+ * merge of spilled runs compares with.
+ */
+export function entryComparator(
+  nk: number,
+  native: boolean,
+  opts: SortOptions,
+): (a: Value[], b: Value[]) => number {
+  const nullsMax = opts.nullsFirst === opts.reverse;
+  const cmp = (a: Value[], b: Value[]): number => {
+    let k = 0;
+    if (native) {
+      const x = a[0].body as number | bigint | null, y = b[0].body as number | bigint | null;
+      if (x !== null && y !== null) {
+        if (x < y) return -1;
+        if (x > y) return 1;
+        k = 1;
+      }
+    }
+    for (; k < nk; k++) {
+      const c = compareValues(a[k].type, a[k].body, b[k].type, b[k].body, nullsMax);
+      if (c !== 0) return c;
+    }
+    return 0;
+  };
+  return opts.reverse ? (a, b) => cmp(b, a) : cmp;
+}
+
 export class Sort extends Unary {
   private vals: Value[] = [];
+  /** Estimated bytes of vals. */
+  private bytes = 0;
+  private readonly budget: number;
+  private runs: SortRuns | null = null;
+  /** The keys in use: the given ones, or the one guessed from the first value. */
+  private resolved: readonly Expr[] | undefined;
+  /** Whether every primary key spilled so far was an integer (see spill/sort-runs.ts). */
+  private allInt = true;
 
   constructor(
     next: Op,
@@ -77,18 +175,27 @@ export class Sort extends Unary {
     private readonly opts: SortOptions,
   ) {
     super(next);
+    this.budget = currentScope().budget;
+    if (keys.length > 0) this.resolved = keys;
   }
 
   push(batch: Batch): void {
     const vals = this.vals;
     for (let i = 0; i < batch.length; i++) vals.push(batch[i]);
+    this.bytes += batchSize(batch);
+    if (this.bytes > this.budget) this.spill();
   }
 
   override end(): void {
     const vals = this.vals;
     this.vals = [];
+    if (this.runs !== null) {
+      this.endSpilled(vals);
+      return;
+    }
     if (vals.length > 0) {
-      const order = this.order(vals);
+      const keyVals = this.evalKeys(vals);
+      const order = sortOrder(keyVals, vals.length, allIntegers(keyVals[0]), this.opts);
       for (let i = 0; i < order.length && !this.next.done; i += BATCH_SIZE) {
         const m = Math.min(order.length, i + BATCH_SIZE);
         const out = new Array<Value>(m - i);
@@ -99,15 +206,12 @@ export class Sort extends Unary {
     this.next.end();
   }
 
-  /** The indexes of vals in sorted order. */
-  private order(vals: Value[]): number[] {
+  /** Keys evaluated once per value (missing as null), one array per key. */
+  private evalKeys(vals: Value[]): Value[][] {
     const n = vals.length;
-    const keys = this.keys.length > 0 ? this.keys : [compileFieldPath(guessSortKey(vals[0]))];
-    let nullsMax = !this.opts.nullsFirst;
-    if (this.opts.reverse) nullsMax = !nullsMax;
-    // Keys are evaluated once per value (the reference re-evaluates all but
-    // the first per comparison; the order is the same).
-    const keyVals: Value[][] = keys.map((e) => {
+    if (this.resolved === undefined) this.resolved = [compileFieldPath(guessSortKey(vals[0]))];
+    // (The reference re-evaluates all but the first key per comparison; the order is the same.)
+    return this.resolved.map((e) => {
       const kv = new Array<Value>(n);
       for (let i = 0; i < n; i++) {
         const r = e(vals[i]);
@@ -115,40 +219,56 @@ export class Sort extends Unary {
       }
       return kv;
     });
-    // When every primary key is an integer the reference compares them as
-    // numbers, so int8 and uint8 keys (byte-wise in the general order) sort
-    // numerically.
-    const first = keyVals[0];
-    let native = true;
-    for (let i = 0; i < n && native; i++) native = isInteger(underId(first[i].type));
+  }
+
+  /** The values held, sorted, as entries of keys then value. */
+  private sortedEntries(vals: Value[]): SortedEntries {
+    const keyVals = this.evalKeys(vals);
+    const native = this.allInt = this.allInt && allIntegers(keyVals[0]);
+    const order = sortOrder(keyVals, vals.length, native, this.opts);
     const nk = keyVals.length;
-    let cmp: (i: number, j: number) => number;
-    if (native && first.every((v) => typeof v.body === "number")) {
-      // The common case: safe integers, compared as doubles.
-      const nums = new Float64Array(n);
-      for (let i = 0; i < n; i++) nums[i] = first[i].body as number;
-      cmp = (i, j) => {
-        const d = nums[i] - nums[j];
-        return d < 0 ? -1 : d > 0 ? 1 : nk === 1 ? 0 : compareRest(keyVals, 1, i, j, nullsMax);
-      };
-    } else if (native) {
-      const ints = first.map((v) => v.body as number | bigint | null);
-      cmp = (i, j) => {
-        const x = ints[i], y = ints[j];
-        if (x !== null && y !== null) {
-          if (x < y) return -1;
-          if (x > y) return 1;
-          return compareRest(keyVals, 1, i, j, nullsMax);
-        }
-        return compareRest(keyVals, 0, i, j, nullsMax);
-      };
-    } else {
-      cmp = (i, j) => compareRest(keyVals, 0, i, j, nullsMax);
+    const entries = new Array<Value[]>(order.length);
+    for (let i = 0; i < order.length; i++) {
+      const j = order[i];
+      const e = new Array<Value>(nk + 1);
+      for (let k = 0; k < nk; k++) e[k] = keyVals[k][j];
+      e[nk] = vals[j];
+      entries[i] = e;
     }
-    const order = new Array<number>(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    // Array.prototype.sort is stable; -r compares the other way round.
-    order.sort(this.opts.reverse ? (i, j) => cmp(j, i) : cmp);
-    return order;
+    return { entries, native, small: native && hasSmallInts(keyVals[0]) };
+  }
+
+  /** Sorts the values held and writes them out as a run. */
+  private spill(): void {
+    const vals = this.vals;
+    this.vals = [];
+    this.bytes = 0;
+    if (vals.length === 0) return;
+    const sorted = this.sortedEntries(vals);
+    if (this.runs === null) this.runs = new SortRuns(this.resolved!.length, this.opts, this.budget);
+    this.runs.add(sorted);
+  }
+
+  /** Merges the runs and the values still held, and sends them on. */
+  private endSpilled(vals: Value[]): void {
+    const runs = this.runs!;
+    this.runs = null;
+    try {
+      const tail = vals.length > 0 ? this.sortedEntries(vals) : undefined;
+      const merger = runs.merge(tail);
+      const nk = this.resolved!.length;
+      let out: Value[] = [];
+      for (let e = merger.next(); e !== undefined && !this.next.done; e = merger.next()) {
+        out.push(e[nk]);
+        if (out.length >= BATCH_SIZE) {
+          this.next.push(out);
+          out = [];
+        }
+      }
+      if (out.length > 0 && !this.next.done) this.next.push(out);
+    } finally {
+      runs.close();
+    }
+    this.next.end();
   }
 }

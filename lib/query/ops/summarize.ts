@@ -11,11 +11,12 @@
 // too, so `with -limit` queries print in the reference's order.
 //
 // Memory: the group table (one key string, key values and aggregator state
-// per group) is all that is held. With very many groups (millions of
-// distinct keys, or collect/union/dcount state that grows with the input)
-// it can exhaust the heap; spilling to disk past the limit is future work.
+// per group) is what is held. When its estimated size passes the memory
+// budget, it is spilled to disk sorted by the keys (spill/group-runs.ts) and
+// the runs are merged at the end; the output then comes out sorted by the
+// keys, as the reference's does when it spills. A summarize without keys
+// (one group) does not spill.
 
-import { compareValues } from "../../zed/compare.ts";
 import { TypeBool, typeUnder } from "../../zed/types.ts";
 import type { Batch, Value } from "../../zed/value.ts";
 import type { AggregateDef, Aggregator } from "../aggregates/registry.ts";
@@ -23,7 +24,10 @@ import { valueKey } from "../aggregates/value-key.ts";
 import type { Expr } from "../runtime/expr.ts";
 import { type Op, Unary } from "../runtime/op.ts";
 import { RecordBuilder } from "../runtime/record-builder.ts";
-import { isMissing, isQuiet, TRUE } from "../runtime/values.ts";
+import { isMissing, isQuiet, MISSING, TRUE } from "../runtime/values.ts";
+import { compareGroupKeys, GroupRuns, type KeyedGroup } from "../spill/group-runs.ts";
+import { currentScope } from "../spill/scope.ts";
+import { valueSize } from "../spill/size.ts";
 
 /** A group key: the output field path and the expression it is computed by. */
 export interface SummarizeKey {
@@ -49,6 +53,10 @@ class Group {
   constructor(readonly keys: Value[], readonly aggs: Aggregator[]) {}
 }
 
+/** Estimated bytes of a group beyond its keys: the table entry, the group, its aggregators. */
+const GROUP_COST = 96;
+const AGG_COST = 32;
+
 /** True when a where clause lets the value through: it must be bool true. */
 function passes(where: Expr, v: Value): boolean {
   const w = where(v);
@@ -67,6 +75,16 @@ export class Summarize extends Unary {
   private readonly scratch: Value[];
   /** Set once the table outgrew the limit: output is then sorted by the keys. */
   private overLimit = false;
+  private readonly budget: number;
+  /** Estimated bytes of the table. */
+  private bytes = 0;
+  /** Whether the table can be spilled (it has keys and the aggregators can save their state). */
+  private readonly spillable: boolean;
+  /** The aggregates whose state grows with the input (their size is tracked), if any. */
+  private readonly grows: boolean[] | undefined;
+  private runs: GroupRuns | null = null;
+  /** Set once every value goes to the runs as arguments (see GroupRuns). */
+  private rawMode = false;
 
   /**
    * Throws the reference's compile errors for the output paths (`duplicate
@@ -81,10 +99,60 @@ export class Summarize extends Unary {
     this.wheres = aggs.map((a) => a.where);
     this.builder = new RecordBuilder([...keys.map((k) => k.path), ...aggs.map((a) => a.path)]);
     this.limit = limit > 0 ? limit : DEFAULT_GROUP_LIMIT;
+    this.budget = currentScope().budget;
+    this.spillable = keys.length > 0 && this.defs.every((d) => {
+      const a = d.make();
+      return a.save !== undefined && a.restore !== undefined;
+    });
+    if (this.defs.some((d) => d.grows)) this.grows = this.defs.map((d) => d.grows === true);
   }
 
   push(batch: Batch): void {
     for (let i = 0; i < batch.length; i++) this.consume(batch[i]);
+    if (this.bytes > this.budget && this.spillable) this.spill();
+  }
+
+  /** A new group in the table, counted against the budget. */
+  private newGroup(key: string, keys: Value[]): Group {
+    if (this.table.size >= this.limit) this.overLimit = true;
+    const group = new Group(keys, this.defs.map((d) => d.make()));
+    this.table.set(key, group);
+    let b = GROUP_COST + AGG_COST * keys.length + key.length;
+    for (let i = 0; i < keys.length; i++) b += valueSize(keys[i]);
+    this.bytes += b;
+    return group;
+  }
+
+  /** Writes the table out sorted and starts an empty one. */
+  private spill(): void {
+    if (this.runs === null) {
+      this.runs = new GroupRuns(
+        this.keyExprs.length,
+        this.defs,
+        this.defs.every((d) => d.mergeable === true),
+        this.budget,
+      );
+    }
+    this.runs.addTable(this.table);
+    this.table = new Map();
+    this.bytes = 0;
+    this.rawMode = this.runs.rawMode;
+  }
+
+  /** After a spill with aggregates that do not merge: the value's arguments go to the runs. */
+  private consumeRaw(v: Value, keys: Value[], key: string): void {
+    const n = this.defs.length;
+    const args = new Array<Value>(n);
+    for (let i = 0; i < n; i++) {
+      const where = this.wheres[i];
+      if (where !== undefined && !passes(where, v)) {
+        args[i] = MISSING;
+        continue;
+      }
+      const arg = this.args[i];
+      args[i] = arg === undefined ? TRUE : arg(v);
+    }
+    this.runs!.addRaw(keys, key, args);
   }
 
   private consume(v: Value): void {
@@ -104,13 +172,13 @@ export class Summarize extends Unary {
         key += valueKey(k.type, k.body);
       }
     }
-    let group = this.table.get(key);
-    if (group === undefined) {
-      if (this.table.size >= this.limit) this.overLimit = true;
-      group = new Group(keys.slice(), this.defs.map((d) => d.make()));
-      this.table.set(key, group);
+    if (this.rawMode) {
+      this.consumeRaw(v, keys.slice(), key);
+      return;
     }
+    const group = this.table.get(key) ?? this.newGroup(key, keys.slice());
     const aggs = group.aggs;
+    const grows = this.grows;
     for (let i = 0; i < aggs.length; i++) {
       const where = this.wheres[i];
       if (where !== undefined && !passes(where, v)) continue;
@@ -120,7 +188,14 @@ export class Summarize extends Unary {
         continue;
       }
       const a = arg(v);
-      if (!isMissing(a)) aggs[i].consume(a);
+      if (isMissing(a)) continue;
+      if (grows !== undefined && grows[i]) {
+        const before = aggs[i].size!();
+        aggs[i].consume(a);
+        this.bytes += aggs[i].size!() - before;
+      } else {
+        aggs[i].consume(a);
+      }
     }
   }
 
@@ -135,16 +210,12 @@ export class Summarize extends Unary {
       if (isQuiet(keys[i])) return;
       key += valueKey(keys[i].type, keys[i].body);
     }
-    let group = this.table.get(key);
-    if (group === undefined) {
-      if (this.table.size >= this.limit) this.overLimit = true;
-      group = new Group(keys.slice(), this.defs.map((d) => d.make()));
-      this.table.set(key, group);
-    }
+    const group = this.table.get(key) ?? this.newGroup(key, keys.slice());
     for (const agg of group.aggs) {
       if (agg.consumeN !== undefined) agg.consumeN(TRUE, n);
       else for (let k = 0; k < n; k++) agg.consume(TRUE);
     }
+    if (this.bytes > this.budget && this.spillable) this.spill();
   }
 
   /** Whether addCounted applies: every aggregate is argument-free and unconditioned. */
@@ -153,9 +224,25 @@ export class Summarize extends Unary {
   }
 
   override end(): void {
+    const runs = this.runs;
+    if (runs !== null) {
+      this.runs = null;
+      try {
+        this.emitGroups(runs.merge(this.table));
+      } finally {
+        this.table = new Map();
+        runs.close();
+      }
+      return;
+    }
     let groups: Iterable<Group> = this.table.values();
-    if (this.overLimit) groups = [...groups].sort(compareKeys);
+    if (this.overLimit) groups = [...groups].sort((a, b) => compareGroupKeys(a.keys, b.keys));
     this.table = new Map();
+    this.emitGroups(groups);
+  }
+
+  /** Sends a record per group, then ends. */
+  private emitGroups(groups: Iterable<KeyedGroup>): void {
     const nkeys = this.keyExprs.length;
     const values: Value[] = new Array(nkeys + this.defs.length);
     let out: Value[] = [];
@@ -172,24 +259,6 @@ export class Summarize extends Unary {
     if (out.length > 0 && !this.next.done) this.next.push(out);
     this.next.end();
   }
-}
-
-/**
- * The order of the reference's spill merge: key by key, ascending, nulls
- * (and missing) last.
- */
-function compareKeys(a: Group, b: Group): number {
-  for (let i = 0; i < a.keys.length; i++) {
-    const x = a.keys[i], y = b.keys[i];
-    const c = compareValues(
-      x.type,
-      isMissing(x) ? null : x.body,
-      y.type,
-      isMissing(y) ? null : y.body,
-    );
-    if (c !== 0) return c;
-  }
-  return 0;
 }
 
 /**

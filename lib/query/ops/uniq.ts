@@ -3,6 +3,9 @@
 // 1(int32) are duplicates (and so are null and "", whose bodies are both
 // empty, as in the reference). With -c each output is
 // {value:<v>,count:<n>(uint64)}, v being the first of its run.
+//
+// Only the previous value is held, so uniq needs no memory budget or
+// spilling (unlike sort, summarize, fuse and join).
 
 import { bytesEqual } from "../../zed/bytes.ts";
 import { zctx } from "../../zed/context.ts";
