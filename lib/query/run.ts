@@ -14,6 +14,8 @@ const YIELD_EVERY_MS = 10;
 export interface RunOptions {
   /** Estimated bytes each operator holds before it spills (default: the process-wide budget). */
   memoryBudget?: number;
+  /** Stops the query (between batches) when aborted, e.g. when its client went away. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -32,7 +34,7 @@ export function runQuery(
   const scope = new SpillScope(opts.memoryBudget);
   return runInScope(scope, async () => {
     try {
-      await run(query, readers, writer, scope.budget);
+      await run(query, readers, writer, scope.budget, opts.signal);
     } finally {
       scope.close();
     }
@@ -44,6 +46,7 @@ async function run(
   readers: ValueReader[],
   writer: ValueWriter,
   budget: number,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   const out = new SpillingCollector(budget);
   const heads = query.make(out);
@@ -75,6 +78,7 @@ async function run(
       const head = heads[p];
       for (; i < readers.length && port(i) === p; i++) {
         while (!head.done) {
+          signal?.throwIfAborted();
           const batch = await readers[i].read();
           if (batch === null) break;
           head.push(batch);

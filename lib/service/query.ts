@@ -31,6 +31,8 @@ class ResponseStream {
   private controller!: ReadableStreamDefaultController<Uint8Array>;
   private wake: (() => void) | null = null;
   cancelled = false;
+  /** Aborted when the client goes away, so a query stops even before its first output. */
+  readonly gone = new AbortController();
 
   constructor(highWaterMark = 1 << 20) {
     this.readable = new ReadableStream<Uint8Array>({
@@ -40,6 +42,7 @@ class ResponseStream {
       pull: () => this.resume(),
       cancel: () => {
         this.cancelled = true;
+        this.gone.abort(new ClientGone());
         this.resume();
       },
     }, new ByteLengthQueuingStrategy({ highWaterMark }));
@@ -96,10 +99,10 @@ export function queryResponse(
   opts.onQuery?.({ stats: prepared.stats, readers: prepared.readers, done });
   const run = async () => {
     try {
-      await runQuery(prepared.query, prepared.readers, out);
+      await runQuery(prepared.query, prepared.readers, out, { signal: stream.gone.signal });
       await out.finish();
     } catch (e) {
-      if (!(e instanceof ClientGone)) await out.fail(e).catch(() => {});
+      if (!(e instanceof ClientGone) && !stream.cancelled) await out.fail(e).catch(() => {});
     } finally {
       out.stop();
       stream.close();

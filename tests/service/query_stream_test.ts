@@ -103,6 +103,28 @@ Deno.test("stream: a client that disconnects stops the query and its scans are c
   }, { onQuery: (run) => countCloses(run, counter) });
 });
 
+Deno.test("stream: a query with no output yet still stops when its client goes away", () => {
+  const counter = { closed: 0 };
+  return withServer(async (s) => {
+    await bigPool(s);
+    // A sort outputs nothing until it has read everything.
+    const ac = new AbortController();
+    const res = fetch(`${s.url}/query`, {
+      method: "POST",
+      body: new TextEncoder().encode(JSON.stringify({ query: "from big | sort -r s" })),
+      signal: ac.signal,
+    }).catch(() => undefined);
+    while (s.queries.length === 0) await sleep(5);
+    const run = s.queries[0];
+    while (run.stats.recordsRead === 0) await sleep(5);
+    ac.abort();
+    await res;
+    await within(run.done, 2000, "the query stopping");
+    assert.ok(run.stats.recordsRead < N, `read ${run.stats.recordsRead}`);
+    assert.equal(counter.closed, 1);
+  }, { onQuery: (run) => countCloses(run, counter) });
+});
+
 Deno.test("stream: QueryStats reports progress every second while the query runs", () =>
   withServer(async (s) => {
     await bigPool(s);
