@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { jsonPassthrough } from "./json_passthrough.ts";
 import { lakeBenchmarks } from "./lake.ts";
+import { httpBenchmarks } from "./http.ts";
 import { indexBenchmarks } from "./index.ts";
 import { queryBenchmarks } from "./queries.ts";
 import { zngBenchmarks } from "./zng.ts";
@@ -17,6 +18,7 @@ try {
   await zngBenchmarks(tmp, runs);
   await lakeBenchmarks(tmp, runs);
   await indexBenchmarks(tmp, runs);
+  await httpBenchmarks(tmp, runs);
 } finally {
   await Deno.remove(tmp, { recursive: true });
 }

@@ -9,6 +9,7 @@ import { BATCH_SIZE, type ValueReader } from "../formats/io.ts";
 import { ZngDecoder } from "../formats/zng/reader.ts";
 import type { Expr } from "../query/runtime/expr.ts";
 import { filterOne } from "../query/ops/where.ts";
+import { maybeYield } from "../query/runtime/turns.ts";
 import { recordOf, type Type } from "../zed/types.ts";
 import type { Batch, Value } from "../zed/value.ts";
 import { ByteWriter } from "../zed/bytes.ts";
@@ -422,6 +423,9 @@ export class PoolScan implements ValueReader {
       const out = this.applyFilter(batch, this.stats.bytesRead - before);
       this.stats.recordsMatched += out.length;
       if (out.length > 0) return out;
+      // Batches the filter drops entirely never reach the runner, which
+      // would otherwise give the event loop its turns.
+      await maybeYield();
     }
   }
 

@@ -25,6 +25,7 @@ export interface Storage {
 }
 
 const READ_CHUNK = 1 << 20;
+const FIRST_READ = 64 << 10;
 
 export class LocalStorage implements Storage {
   async createAtomic(path: string, fill: (sink: FileSink) => Promise<void>): Promise<number> {
@@ -68,8 +69,11 @@ export class LocalStorage implements Storage {
     try {
       if (offset > 0) await file.seek(offset, Deno.SeekMode.Start);
       let left = length;
+      // Small first reads serve `head` quickly; whole scans soon read big chunks.
+      let chunk = FIRST_READ;
       while (left > 0) {
-        const buf = new Uint8Array(Math.min(READ_CHUNK, left));
+        const buf = new Uint8Array(Math.min(chunk, left));
+        chunk = Math.min(READ_CHUNK, chunk * 4);
         const n = await file.read(buf);
         if (n === null) return;
         left -= n;

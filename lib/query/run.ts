@@ -7,9 +7,7 @@ import type { CompiledQuery } from "./compiler/compile.ts";
 import { invalid, LochError } from "../errors.ts";
 import { SpillingCollector } from "./spill/collector.ts";
 import { runInScope, SpillScope } from "./spill/scope.ts";
-
-/** How long a query runs before it lets the event loop do other work. */
-const YIELD_EVERY_MS = 10;
+import { maybeYield } from "./runtime/turns.ts";
 
 export interface RunOptions {
   /** Estimated bytes each operator holds before it spills (default: the process-wide budget). */
@@ -63,14 +61,10 @@ async function run(
   }
   // The port each reader feeds: a one-port query's inputs all feed port 0.
   const port = (i: number) => i >= own ? query.inputs + i - own : query.inputs === 1 ? 0 : i;
-  let yielded = performance.now();
   const flush = async () => {
     for (const b of out.drain()) await writer.write(b);
     // Long queries give other work (a server's other requests) a turn now and then.
-    if (performance.now() - yielded > YIELD_EVERY_MS) {
-      await new Promise((r) => setTimeout(r, 0));
-      yielded = performance.now();
-    }
+    await maybeYield();
   };
   try {
     let i = 0;
