@@ -79,6 +79,26 @@ export class ByteInput {
     }
   }
 
+  /**
+   * At least `want` bytes as one chunk (fewer only at the end of the input),
+   * and whether the input has ended.
+   */
+  async readAtLeast(want: number): Promise<[Uint8Array, boolean]> {
+    const chunks: Uint8Array[] = [];
+    let got = 0;
+    let eof = false;
+    while (got < want) {
+      const c = await this.read();
+      if (c === null) {
+        eof = true;
+        break;
+      }
+      chunks.push(c);
+      got += c.length;
+    }
+    return [concatBytes(chunks, got), eof];
+  }
+
   /** Pushes a chunk back so the next read returns it. */
   unread(chunk: Uint8Array): void {
     if (chunk.length > 0) this.pending.push(chunk);
@@ -212,5 +232,37 @@ export class TextSink {
   /** Flushes if enough text has accumulated. */
   async maybeFlush(): Promise<void> {
     if (this.size >= this.threshold) await this.flush();
+  }
+}
+
+/** Chunks as one array (the chunk itself when there is one). */
+export function concatBytes(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}
+
+/** Readers one after another, as one input; each is closed when done. */
+export class ConcatReader implements ValueReader {
+  private i = 0;
+  constructor(private readers: ValueReader[]) {}
+
+  async read(): Promise<Batch | null> {
+    while (this.i < this.readers.length) {
+      const b = await this.readers[this.i].read();
+      if (b !== null) return b;
+      await this.readers[this.i].close?.();
+      this.i++;
+    }
+    return null;
+  }
+
+  async close(): Promise<void> {
+    for (; this.i < this.readers.length; this.i++) await this.readers[this.i].close?.();
   }
 }

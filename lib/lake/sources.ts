@@ -3,7 +3,7 @@
 // meta-queries. Each opens as a reader that applies the source's filter.
 
 import { LochError } from "../errors.ts";
-import type { ValueReader } from "../formats/io.ts";
+import { ConcatReader, type ValueReader } from "../formats/io.ts";
 import type * as ast from "../query/ast.ts";
 import type { SourcePlan } from "../query/compiler/compile.ts";
 import { filterOne } from "../query/ops/where.ts";
@@ -290,24 +290,5 @@ class ValuesReader implements ValueReader {
       }
     }
     return Promise.resolve(out.length > 0 ? out : null);
-  }
-}
-
-/** Readers one after another (a pattern's pools). */
-class ConcatReader implements ValueReader {
-  private i = 0;
-  constructor(private readers: ValueReader[]) {}
-
-  async read(): Promise<Batch | null> {
-    while (this.i < this.readers.length) {
-      const b = await this.readers[this.i].read();
-      if (b !== null) return b;
-      this.i++;
-    }
-    return null;
-  }
-
-  async close(): Promise<void> {
-    for (const r of this.readers) await r.close?.();
   }
 }

@@ -123,23 +123,3 @@ class CountingReader implements ValueReader {
     await this.reader.close?.();
   }
 }
-
-/** Readers one after another, as one input. */
-export class ConcatReader implements ValueReader {
-  private i = 0;
-  constructor(private readers: ValueReader[]) {}
-
-  async read(): Promise<Batch | null> {
-    while (this.i < this.readers.length) {
-      const b = await this.readers[this.i].read();
-      if (b !== null) return b;
-      await this.readers[this.i].close?.();
-      this.i++;
-    }
-    return null;
-  }
-
-  async close(): Promise<void> {
-    for (; this.i < this.readers.length; this.i++) await this.readers[this.i].close?.();
-  }
-}

@@ -34,7 +34,8 @@ import type {
   QueryOptions,
   VacuumReport,
 } from "./api.ts";
-import { ConcatReader, sourceReader } from "./inputs.ts";
+import { sourceReader } from "./inputs.ts";
+import { ConcatReader } from "../../formats/io.ts";
 
 export class LocalLake implements LakeAPI {
   readonly remote = false;

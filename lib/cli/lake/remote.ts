@@ -45,7 +45,8 @@ import {
   queryValues,
   type VacuumReport,
 } from "./api.ts";
-import { ConcatReader, sourceReader } from "./inputs.ts";
+import { sourceReader } from "./inputs.ts";
+import { ConcatReader } from "../../formats/io.ts";
 
 const NO_RECORDS = "no records in request";
 

@@ -163,30 +163,10 @@ export class ZngReader implements ValueReader {
       this.decoder.feed(new Uint8Array(0), true);
       return;
     }
-    const chunks: Uint8Array[] = [];
-    let got = 0;
-    while (got < want) {
-      const c = await this.input.read();
-      if (c === null) {
-        this.eof = true;
-        break;
-      }
-      chunks.push(c);
-      got += c.length;
-    }
-    this.decoder.feed(concat(chunks, got), this.eof);
+    const [chunk, eof] = await this.input.readAtLeast(want);
+    this.eof = eof;
+    this.decoder.feed(chunk, eof);
   }
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(size);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.length;
-  }
-  return out;
 }
 
 /**
