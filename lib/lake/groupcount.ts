@@ -86,7 +86,7 @@ export class GroupCountScan implements ValueReader {
       });
       for (let b = await scan.read(); b !== null; b = await scan.read()) this.summarize.push(b);
     }
-    this.summarize.end();
+    await this.summarize.end();
     return this.collector.take();
   }
 

@@ -1,13 +1,16 @@
 // Running a compiled query: batches from the sources are pushed through the
 // operator graph and what reaches the end is written out, batch by batch, so
-// output streams and a slow writer holds back the reading.
+// output streams and a slow writer holds back the reading. The graph is built
+// to pause (runtime/turns.ts): an operator's end-of-input work awaits the
+// same flush between slices, so what it emits is written as it goes and a
+// slow writer holds that work back too.
 
 import type { ValueReader, ValueWriter } from "../formats/io.ts";
 import type { CompiledQuery } from "./compiler/compile.ts";
 import { invalid, LochError } from "../errors.ts";
 import { SpillingCollector } from "./spill/collector.ts";
 import { runInScope, SpillScope } from "./spill/scope.ts";
-import { maybeYield } from "./runtime/turns.ts";
+import { buildPausing, maybeYield } from "./runtime/turns.ts";
 
 export interface RunOptions {
   /** Estimated bytes each operator holds before it spills (default: the process-wide budget). */
@@ -47,7 +50,20 @@ async function run(
   signal: AbortSignal | undefined,
 ): Promise<void> {
   const out = new SpillingCollector(budget);
-  const heads = query.make(out);
+  const flush = async () => {
+    for (const b of out.drain()) {
+      await writer.write(b);
+      // Long queries give other work (a server's other requests) a turn now and then.
+      await maybeYield();
+    }
+    await maybeYield();
+  };
+  // Where operators' end-of-input work pauses: the query stops there too when aborted.
+  const pause = () => {
+    signal?.throwIfAborted();
+    return flush();
+  };
+  const heads = buildPausing(pause, () => query.make(out));
   const sources = query.sources?.length ?? 0;
   const own = readers.length - sources;
   if (query.inputs === 2 && own !== 2) {
@@ -61,11 +77,6 @@ async function run(
   }
   // The port each reader feeds: a one-port query's inputs all feed port 0.
   const port = (i: number) => i >= own ? query.inputs + i - own : query.inputs === 1 ? 0 : i;
-  const flush = async () => {
-    for (const b of out.drain()) await writer.write(b);
-    // Long queries give other work (a server's other requests) a turn now and then.
-    await maybeYield();
-  };
   try {
     let i = 0;
     for (let p = 0; p < heads.length; p++) {
@@ -79,7 +90,7 @@ async function run(
           await flush();
         }
       }
-      head.end();
+      await head.end();
     }
     await flush();
   } finally {

@@ -205,3 +205,33 @@ Deno.test("catalog: a lake made by the first schema opens migrated, its data int
     }
   });
 });
+
+Deno.test("catalog: many connections opening one new catalog at once all succeed", async () => {
+  // Workers give each opener its own SQLite connection without a process
+  // start each; they race on every fresh catalog, as processes do.
+  const OPENERS = 8, ROUNDS = 40;
+  const url = new URL("./fixtures/open-catalog-worker.ts", import.meta.url);
+  const workers = Array.from({ length: OPENERS }, () => new Worker(url, { type: "module" }));
+  const next = (w: Worker) =>
+    new Promise<string>((resolve) =>
+      w.addEventListener("message", (e) => resolve(e.data), { once: true })
+    );
+  try {
+    await withDir(async (dir) => {
+      const failures: string[] = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        const gate = new Int32Array(new SharedArrayBuffer(4));
+        const ready = workers.map(next);
+        workers.forEach((w) => w.postMessage({ path: `${dir}/c${r}.db`, gate: gate.buffer }));
+        await Promise.all(ready);
+        const results = workers.map(next);
+        Atomics.store(gate, 0, 1);
+        Atomics.notify(gate, 0);
+        for (const res of await Promise.all(results)) if (res !== "opened") failures.push(res);
+      }
+      assert.deepEqual(failures, []);
+    });
+  } finally {
+    workers.forEach((w) => w.terminate());
+  }
+});

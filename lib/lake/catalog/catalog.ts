@@ -14,16 +14,19 @@ export class Catalog {
   /** `steps` replaces the schema's migrations (tests use it to simulate other versions). */
   constructor(path: string, private readonly steps: readonly string[] = migrations) {
     this.db = new DatabaseSync(path);
-    // busy_timeout first: switching a new catalog to WAL needs a lock that
-    // another process opening it at the same time may hold.
-    this.db.exec(`
-      PRAGMA busy_timeout = 10000;
-      PRAGMA journal_mode = WAL;
-      PRAGMA synchronous = NORMAL;
-      PRAGMA foreign_keys = ON;
-    `);
     try {
-      this.migrate();
+      this.db.exec("PRAGMA busy_timeout = 10000");
+      // Switching a new catalog to WAL takes a lock that another process
+      // opening it at the same moment may hold, and SQLite reports that as
+      // busy without calling the busy handler: retry it ourselves.
+      whileBusy(() =>
+        this.db.exec(`
+          PRAGMA journal_mode = WAL;
+          PRAGMA synchronous = NORMAL;
+          PRAGMA foreign_keys = ON;
+        `)
+      );
+      whileBusy(() => this.migrate());
     } catch (e) {
       this.db.close();
       throw e;
@@ -114,6 +117,28 @@ export class Catalog {
     this.statements.clear();
     this.db.close();
   }
+}
+
+const BUSY_RETRY_MS = 10_000;
+
+/** Runs fn, retrying with a short synchronous pause while SQLite says the database is locked. */
+function whileBusy(fn: () => void): void {
+  const deadline = Date.now() + BUSY_RETRY_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let wait = 1;; wait = Math.min(wait * 2, 50)) {
+    try {
+      return fn();
+    } catch (e) {
+      if (!isBusy(e) || Date.now() > deadline) throw e;
+      Atomics.wait(pause, 0, 0, wait);
+    }
+  }
+}
+
+function isBusy(e: unknown): boolean {
+  const err = e as { errcode?: number; message?: string };
+  return (err.errcode !== undefined && (err.errcode & 0xff) === 5) ||
+    /database is locked/.test(err.message ?? "");
 }
 
 /** Integers come back as numbers when they are safe, else as bigints. */

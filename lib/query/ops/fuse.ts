@@ -11,6 +11,7 @@ import type { Type } from "../../zed/types.ts";
 import type { Batch, Value } from "../../zed/value.ts";
 import { fuseTypes } from "../aggregates/fuse-type.ts";
 import { Unary } from "../runtime/op.ts";
+import type { Ended, Work } from "../runtime/work.ts";
 import { CAST, type ConstShaper, constShaper, FILL, ORDER } from "../expr/shaper.ts";
 import { type RunWriter, SpillFile } from "../spill/file.ts";
 import { currentScope } from "../spill/scope.ts";
@@ -40,7 +41,12 @@ export class Fuse extends Unary {
     if (this.bytes > this.budget) this.spill();
   }
 
-  override end(): void {
+  override end(): Ended {
+    return this.finish(this.emitAll());
+  }
+
+  /** Shapes and sends every value, in order, a batch per slice. */
+  private *emitAll(): Work {
     const vals = this.vals;
     this.vals = [];
     const file = this.file;
@@ -48,18 +54,18 @@ export class Fuse extends Unary {
     try {
       if (this.fused !== undefined) {
         const shaper = constShaper(CAST | FILL | ORDER, this.fused);
-        if (file !== null) this.emitSpilled(file, shaper);
+        if (file !== null) yield* this.emitSpilled(file, shaper);
         for (let i = 0; i < vals.length && !this.next.done; i += BATCH_SIZE) {
           const m = Math.min(vals.length, i + BATCH_SIZE);
           const out = new Array<Value>(m - i);
           for (let k = i; k < m; k++) out[k - i] = shaper.shape(vals[k]);
           this.next.push(out);
+          yield;
         }
       }
     } finally {
       file?.remove();
     }
-    this.next.end();
   }
 
   /** Appends the values held to the spill file. */
@@ -75,19 +81,17 @@ export class Fuse extends Unary {
   }
 
   /** Shapes and sends the spilled values, in order. */
-  private emitSpilled(file: SpillFile, shaper: ConstShaper): void {
+  private *emitSpilled(file: SpillFile, shaper: ConstShaper): Work {
     this.writer!.close();
     this.writer = null;
     const r = file.reader();
-    let out: Value[] = [];
-    for (let v = r.next(); v !== undefined && !this.next.done; v = r.next()) {
-      out.push(shaper.shape(v));
-      if (out.length >= BATCH_SIZE) {
-        this.next.push(out);
-        out = [];
-      }
+    try {
+      yield* this.emitPulled(() => {
+        const v = r.next();
+        return v === undefined ? undefined : shaper.shape(v);
+      });
+    } finally {
+      r.close();
     }
-    if (out.length > 0 && !this.next.done) this.next.push(out);
-    r.close();
   }
 }

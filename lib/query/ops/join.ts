@@ -15,6 +15,8 @@ import { type Batch, type Body, Value } from "../../zed/value.ts";
 import type { Expr } from "../runtime/expr.ts";
 import type { Op } from "../runtime/op.ts";
 import { RecordBuilder } from "../runtime/record-builder.ts";
+import { pauseForNew, sliceUsed } from "../runtime/turns.ts";
+import { andThen, type Ended, runWork, type Work } from "../runtime/work.ts";
 import { isMissing, isQuiet } from "../runtime/values.ts";
 import type { Assignment } from "./paths.ts";
 import { InputBuffer } from "../spill/input-buffer.ts";
@@ -36,6 +38,7 @@ export class Join {
   private readonly inputs = [new InputBuffer(), new InputBuffer()];
   private open = 2;
   private readonly budget = currentScope().budget;
+  private readonly pause = pauseForNew();
   /** Estimated bytes held by both inputs. */
   private bytes = 0;
 
@@ -49,8 +52,9 @@ export class Join {
     this.builder = new RecordBuilder(args.map((a) => a.path));
     this.ports = this.inputs.map((buf) => ({
       push: (batch: Batch) => this.hold(buf, batch),
-      end: () => {
-        if (--this.open === 0) this.finish();
+      end: (): Ended => {
+        if (--this.open > 0) return;
+        return andThen(runWork(this.joined(), this.pause), () => this.next.end());
       },
       get done() {
         return false;
@@ -67,21 +71,22 @@ export class Join {
     }
   }
 
-  private finish(): void {
+  /** Joins the inputs held and sends the result on, a batch per slice. */
+  private *joined(): Work {
     try {
-      this.run();
+      yield* this.run();
     } finally {
       for (const b of this.inputs) b.close();
     }
-    this.next.end();
   }
 
-  private run(): void {
+  private *run(): Work {
     const left = this.inputs[0].cursor(), right = this.inputs[1].cursor();
     let out: Value[] = [];
     let joinKey: Value | undefined;
     let joinSet: Value[] = [];
     const cmp = (a: Value, b: Value) => compareValues(a.type, a.body, b.type, b.body, false);
+    let steps = 0;
     for (let l = left.head; l !== undefined && !this.next.done; left.advance(), l = left.head) {
       const key = this.leftKey(l);
       if (isMissing(key)) continue;
@@ -114,7 +119,12 @@ export class Join {
       } else if (this.style !== "anti") {
         for (const r of set) out.push(this.splice(l, this.cut(r)));
       }
-      if (out.length >= OUT_BATCH) out = this.emit(out, false);
+      if (out.length >= OUT_BATCH) {
+        out = this.emit(out, false);
+        yield;
+      } else if ((++steps & 1023) === 0 && sliceUsed()) {
+        yield;
+      }
     }
     this.emit(out, true);
   }

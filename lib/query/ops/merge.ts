@@ -8,20 +8,24 @@ import type { Expr } from "../runtime/expr.ts";
 import type { Op } from "../runtime/op.ts";
 import { isMissing, NULL } from "../runtime/values.ts";
 import { MultiInput } from "./ports.ts";
+import type { Work } from "../runtime/work.ts";
+
+/** Most values per output batch. */
+const OUT_BATCH = 1000;
 
 export class Merge extends MultiInput {
   constructor(next: Op, inputs: number, private readonly key: Expr) {
     super(next, inputs);
   }
 
-  protected run(): void {
+  protected *run(): Work {
     const keyOf = (v: Value) => {
       const k = this.key(v);
       return isMissing(k) ? NULL : k;
     };
     const keys = this.inputs.map((vals) => vals.map(keyOf));
     const pos = this.inputs.map(() => 0);
-    const out: Value[] = [];
+    let out: Value[] = [];
     for (;;) {
       let best = -1;
       for (let i = 0; i < this.inputs.length; i++) {
@@ -35,7 +39,13 @@ export class Merge extends MultiInput {
       }
       if (best < 0) break;
       out.push(this.inputs[best][pos[best]++]);
+      if (out.length >= OUT_BATCH) {
+        if (this.next.done) return;
+        this.next.push(out);
+        out = [];
+        yield;
+      }
     }
-    this.emit(out);
+    if (out.length > 0 && !this.next.done) this.next.push(out);
   }
 }

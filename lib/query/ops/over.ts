@@ -17,6 +17,8 @@ import type { Frame } from "../compiler/scope.ts";
 import type { Expr } from "../runtime/expr.ts";
 import { Collector, type Op, type OpFactory, Unary } from "../runtime/op.ts";
 import { isMissing, NULL } from "../runtime/values.ts";
+import { buildSync } from "../runtime/turns.ts";
+import { LochError } from "../../errors.ts";
 
 /** The value with names and union wrappers removed (Go's Value.Under). */
 function deepUnder(t: Type, body: Body): Value {
@@ -92,12 +94,16 @@ function bindLocals(locals: Locals | undefined, v: Value): void {
   for (let i = 0; i < locals.exprs.length; i++) vals[i] = locals.exprs[i](v);
 }
 
-/** Runs a lateral scope to completion over values; returns its output. */
+/**
+ * Runs a lateral scope to completion over values; returns its output. It
+ * runs inside the processing of one value (or an expression), so it cannot
+ * pause: its operators are built to end synchronously.
+ */
 function runScope(scope: OpFactory, values: Value[]): Value[] {
   const out = new Collector();
-  const head = scope(out);
+  const head = buildSync(() => scope(out));
   head.push(values);
-  head.end();
+  if (head.end() !== undefined) throw new LochError("internal", "a lateral scope paused");
   const result: Value[] = [];
   for (const b of out.take()) for (const v of b) result.push(v);
   return result;

@@ -3,11 +3,14 @@
 
 import type { Batch, Value } from "../../zed/value.ts";
 import type { Op } from "../runtime/op.ts";
+import { pauseForNew } from "../runtime/turns.ts";
+import { andThen, type Ended, runWork, type Work } from "../runtime/work.ts";
 
 export abstract class MultiInput {
   readonly ports: Op[];
   protected inputs: Value[][];
   private open: number;
+  private readonly pause = pauseForNew();
 
   constructor(protected readonly next: Op, count: number) {
     this.inputs = Array.from({ length: count }, () => []);
@@ -16,11 +19,9 @@ export abstract class MultiInput {
       push: (batch: Batch) => {
         for (const v of batch) buf.push(v);
       },
-      end: () => {
-        if (--this.open === 0) {
-          this.run();
-          this.next.end();
-        }
+      end: (): Ended => {
+        if (--this.open > 0) return;
+        return andThen(runWork(this.run(), this.pause), () => this.next.end());
       },
       get done() {
         return false;
@@ -28,13 +29,6 @@ export abstract class MultiInput {
     }));
   }
 
-  /** Produces the output from the buffered inputs. */
-  protected abstract run(): void;
-
-  /** Pushes values downstream in batches. */
-  protected emit(vals: Value[]): void {
-    for (let i = 0; i < vals.length && !this.next.done; i += 1000) {
-      this.next.push(vals.slice(i, i + 1000));
-    }
-  }
+  /** Produces the output from the buffered inputs (see runtime/work.ts). */
+  protected abstract run(): Work;
 }

@@ -20,6 +20,7 @@ import {
 } from "../../zed/types.ts";
 import { type Batch, type Body, intBody, Value } from "../../zed/value.ts";
 import { type Op, Unary } from "../runtime/op.ts";
+import type { Ended, Work } from "../runtime/work.ts";
 
 const TWO63 = 9223372036854775808;
 const TWO64 = 18446744073709551616;
@@ -102,17 +103,24 @@ export class Shape extends Unary {
     }
   }
 
-  override end(): void {
+  override end(): Ended {
     const vals = this.vals;
     this.vals = [];
+    return this.finish(this.emitAll(vals));
+  }
+
+  /** Sends the values reshaped, a batch per slice. */
+  private *emitAll(vals: Value[]): Work {
     const out: Value[] = [];
     for (const v of vals) {
       const rt = recordOf(v.type);
       out.push(rt === undefined ? v : this.reshape(rt, v));
-      if (out.length >= 1000) this.flushOut(out);
+      if (out.length >= 1000) {
+        this.flushOut(out);
+        yield;
+      }
     }
     this.flushOut(out);
-    super.end();
   }
 
   private flushOut(out: Value[]): void {

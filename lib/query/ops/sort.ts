@@ -23,6 +23,9 @@ import type { Batch, Value } from "../../zed/value.ts";
 import { BATCH_SIZE } from "../../formats/io.ts";
 import type { Expr } from "../runtime/expr.ts";
 import { type Op, Unary } from "../runtime/op.ts";
+import { sortSliced } from "../runtime/sliced-sort.ts";
+import { sliceUsed } from "../runtime/turns.ts";
+import { type Ended, finishSync, type Work } from "../runtime/work.ts";
 import { isMissing, NULL } from "../runtime/values.ts";
 import { compileFieldPath } from "../expr/access.ts";
 import type { Path } from "./paths.ts";
@@ -94,8 +97,16 @@ function hasSmallInts(first: Value[]): boolean {
   return false;
 }
 
-/** The indexes 0..n-1 in sorted order of the keys (native: integer primary keys compared as numbers). */
-function sortOrder(keyVals: Value[][], n: number, native: boolean, opts: SortOptions): number[] {
+/**
+ * The indexes 0..n-1 in sorted order of the keys (native: integer primary
+ * keys compared as numbers), pausing in the sort's slices.
+ */
+function* sortOrder(
+  keyVals: Value[][],
+  n: number,
+  native: boolean,
+  opts: SortOptions,
+): Generator<void, number[], void> {
   const nullsMax = opts.nullsFirst === opts.reverse;
   const first = keyVals[0];
   const nk = keyVals.length;
@@ -124,9 +135,8 @@ function sortOrder(keyVals: Value[][], n: number, native: boolean, opts: SortOpt
   }
   const order = new Array<number>(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  // Array.prototype.sort is stable; -r compares the other way round.
-  order.sort(opts.reverse ? (i, j) => cmp(j, i) : cmp);
-  return order;
+  // Stable; -r compares the other way round.
+  return yield* sortSliced(order, opts.reverse ? (i, j) => cmp(j, i) : cmp);
 }
 
 /**
@@ -186,46 +196,49 @@ export class Sort extends Unary {
     if (this.bytes > this.budget) this.spill();
   }
 
-  override end(): void {
+  override end(): Ended {
     const vals = this.vals;
     this.vals = [];
-    if (this.runs !== null) {
-      this.endSpilled(vals);
-      return;
+    return this.finish(this.runs !== null ? this.emitSpilled(vals) : this.emitSorted(vals));
+  }
+
+  /** Sorts the values held and sends them on, a batch per slice. */
+  private *emitSorted(vals: Value[]): Work {
+    if (vals.length === 0) return;
+    const keyVals = yield* this.evalKeys(vals);
+    const order = yield* sortOrder(keyVals, vals.length, allIntegers(keyVals[0]), this.opts);
+    for (let i = 0; i < order.length && !this.next.done; i += BATCH_SIZE) {
+      const m = Math.min(order.length, i + BATCH_SIZE);
+      const out = new Array<Value>(m - i);
+      for (let k = i; k < m; k++) out[k - i] = vals[order[k]];
+      this.next.push(out);
+      yield;
     }
-    if (vals.length > 0) {
-      const keyVals = this.evalKeys(vals);
-      const order = sortOrder(keyVals, vals.length, allIntegers(keyVals[0]), this.opts);
-      for (let i = 0; i < order.length && !this.next.done; i += BATCH_SIZE) {
-        const m = Math.min(order.length, i + BATCH_SIZE);
-        const out = new Array<Value>(m - i);
-        for (let k = i; k < m; k++) out[k - i] = vals[order[k]];
-        this.next.push(out);
-      }
-    }
-    this.next.end();
   }
 
   /** Keys evaluated once per value (missing as null), one array per key. */
-  private evalKeys(vals: Value[]): Value[][] {
+  private *evalKeys(vals: Value[]): Generator<void, Value[][], void> {
     const n = vals.length;
     if (this.resolved === undefined) this.resolved = [compileFieldPath(guessSortKey(vals[0]))];
     // (The reference re-evaluates all but the first key per comparison; the order is the same.)
-    return this.resolved.map((e) => {
+    const keyVals: Value[][] = [];
+    for (const e of this.resolved) {
       const kv = new Array<Value>(n);
       for (let i = 0; i < n; i++) {
         const r = e(vals[i]);
         kv[i] = isMissing(r) ? NULL : r;
+        if ((i & 4095) === 4095 && sliceUsed()) yield;
       }
-      return kv;
-    });
+      keyVals.push(kv);
+    }
+    return keyVals;
   }
 
   /** The values held, sorted, as entries of keys then value. */
-  private sortedEntries(vals: Value[]): SortedEntries {
-    const keyVals = this.evalKeys(vals);
+  private *sortedEntries(vals: Value[]): Generator<void, SortedEntries, void> {
+    const keyVals = yield* this.evalKeys(vals);
     const native = this.allInt = this.allInt && allIntegers(keyVals[0]);
-    const order = sortOrder(keyVals, vals.length, native, this.opts);
+    const order = yield* sortOrder(keyVals, vals.length, native, this.opts);
     const nk = keyVals.length;
     const entries = new Array<Value[]>(order.length);
     for (let i = 0; i < order.length; i++) {
@@ -244,31 +257,23 @@ export class Sort extends Unary {
     this.vals = [];
     this.bytes = 0;
     if (vals.length === 0) return;
-    const sorted = this.sortedEntries(vals);
+    // (push cannot pause: this sort runs in one go.)
+    const sorted = finishSync(this.sortedEntries(vals));
     if (this.runs === null) this.runs = new SortRuns(this.resolved!.length, this.opts, this.budget);
     this.runs.add(sorted);
   }
 
   /** Merges the runs and the values still held, and sends them on. */
-  private endSpilled(vals: Value[]): void {
+  private *emitSpilled(vals: Value[]): Work {
     const runs = this.runs!;
     this.runs = null;
     try {
-      const tail = vals.length > 0 ? this.sortedEntries(vals) : undefined;
+      const tail = vals.length > 0 ? yield* this.sortedEntries(vals) : undefined;
       const merger = runs.merge(tail);
       const nk = this.resolved!.length;
-      let out: Value[] = [];
-      for (let e = merger.next(); e !== undefined && !this.next.done; e = merger.next()) {
-        out.push(e[nk]);
-        if (out.length >= BATCH_SIZE) {
-          this.next.push(out);
-          out = [];
-        }
-      }
-      if (out.length > 0 && !this.next.done) this.next.push(out);
+      yield* this.emitPulled(() => merger.next()?.[nk]);
     } finally {
       runs.close();
     }
-    this.next.end();
   }
 }

@@ -23,6 +23,8 @@ import type { AggregateDef, Aggregator } from "../aggregates/registry.ts";
 import { valueKey } from "../aggregates/value-key.ts";
 import type { Expr } from "../runtime/expr.ts";
 import { type Op, Unary } from "../runtime/op.ts";
+import { sortSliced } from "../runtime/sliced-sort.ts";
+import type { Ended, Work } from "../runtime/work.ts";
 import { RecordBuilder } from "../runtime/record-builder.ts";
 import { isMissing, isQuiet, MISSING, TRUE } from "../runtime/values.ts";
 import { compareGroupKeys, GroupRuns, type KeyedGroup } from "../spill/group-runs.ts";
@@ -223,12 +225,17 @@ export class Summarize extends Unary {
     return this.args.every((a) => a === undefined) && this.wheres.every((w) => w === undefined);
   }
 
-  override end(): void {
+  override end(): Ended {
+    return this.finish(this.emitAll());
+  }
+
+  /** Sends a record per group, a batch per slice. */
+  private *emitAll(): Work {
     const runs = this.runs;
     if (runs !== null) {
       this.runs = null;
       try {
-        this.emitGroups(runs.merge(this.table));
+        yield* this.emitGroups(yield* runs.merge(this.table));
       } finally {
         this.table = new Map();
         runs.close();
@@ -236,13 +243,14 @@ export class Summarize extends Unary {
       return;
     }
     let groups: Iterable<Group> = this.table.values();
-    if (this.overLimit) groups = [...groups].sort((a, b) => compareGroupKeys(a.keys, b.keys));
+    if (this.overLimit) {
+      groups = yield* sortSliced([...groups], (a, b) => compareGroupKeys(a.keys, b.keys));
+    }
     this.table = new Map();
-    this.emitGroups(groups);
+    yield* this.emitGroups(groups);
   }
 
-  /** Sends a record per group, then ends. */
-  private emitGroups(groups: Iterable<KeyedGroup>): void {
+  private *emitGroups(groups: Iterable<KeyedGroup>): Work {
     const nkeys = this.keyExprs.length;
     const values: Value[] = new Array(nkeys + this.defs.length);
     let out: Value[] = [];
@@ -254,10 +262,10 @@ export class Summarize extends Unary {
         this.next.push(out);
         out = [];
         if (this.next.done) break;
+        yield;
       }
     }
     if (out.length > 0 && !this.next.done) this.next.push(out);
-    this.next.end();
   }
 }
 

@@ -1,7 +1,9 @@
 // `tail [N]`: the last N values (N = 0 means 1), emitted at the end of input.
 
 import type { Batch, Value } from "../../zed/value.ts";
+import { BATCH_SIZE } from "../../formats/io.ts";
 import { type Op, Unary } from "../runtime/op.ts";
+import type { Ended, Work } from "../runtime/work.ts";
 
 export class Tail extends Unary {
   private readonly limit: number;
@@ -19,11 +21,18 @@ export class Tail extends Unary {
     if (held.length >= 2 * this.limit + 1024) this.held = held.slice(held.length - this.limit);
   }
 
-  override end(): void {
+  override end(): Ended {
     const held = this.held;
     this.held = [];
-    const out = held.length > this.limit ? held.slice(held.length - this.limit) : held;
-    this.emit(out);
-    this.next.end();
+    return this.finish(this.emitLast(held));
+  }
+
+  /** Sends the last values held, a batch per slice. */
+  private *emitLast(held: Value[]): Work {
+    for (let i = Math.max(0, held.length - this.limit); i < held.length; i += BATCH_SIZE) {
+      if (this.next.done) return;
+      this.next.push(held.slice(i, i + BATCH_SIZE));
+      yield;
+    }
   }
 }

@@ -7,7 +7,10 @@ import { compareValues } from "../../zed/compare.ts";
 import type { Batch, Value } from "../../zed/value.ts";
 import { compileFieldPath } from "../expr/access.ts";
 import type { Expr } from "../runtime/expr.ts";
+import { BATCH_SIZE } from "../../formats/io.ts";
 import { type Op, Unary } from "../runtime/op.ts";
+import { sliceUsed } from "../runtime/turns.ts";
+import { type Ended, finishSync, type Work } from "../runtime/work.ts";
 import { isMissing, NULL } from "../runtime/values.ts";
 import { guessSortKey } from "./sort.ts";
 
@@ -89,15 +92,31 @@ export class Top extends Unary {
     if (this.flush) this.emitSorted();
   }
 
-  private emitSorted(): void {
+  /** The values held, largest first (emptying the heap), pausing when the slice is used up. */
+  private *sorted(): Generator<void, Value[], void> {
     const out: Value[] = new Array(this.heap.length);
-    for (let i = out.length - 1; i >= 0; i--) out[i] = this.popHeap();
+    for (let i = out.length - 1; i >= 0; i--) {
+      out[i] = this.popHeap();
+      if ((i & 1023) === 0 && sliceUsed()) yield;
+    }
     this.heap = [];
-    this.emit(out);
+    return out;
   }
 
-  override end(): void {
-    this.emitSorted();
-    super.end();
+  private emitSorted(): void {
+    this.emit(finishSync(this.sorted()));
+  }
+
+  override end(): Ended {
+    return this.finish(this.emitAll());
+  }
+
+  /** Sends the values held, largest first, a batch per slice. */
+  private *emitAll(): Work {
+    const out = yield* this.sorted();
+    for (let i = 0; i < out.length && !this.next.done; i += BATCH_SIZE) {
+      this.next.push(out.slice(i, i + BATCH_SIZE));
+      yield;
+    }
   }
 }

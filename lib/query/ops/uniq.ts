@@ -13,6 +13,7 @@ import { type RecordType, type Type, TypeUint64 } from "../../zed/types.ts";
 import { type Batch, Value } from "../../zed/value.ts";
 import { encodeBody } from "../../zed/zcode.ts";
 import { type Op, Unary } from "../runtime/op.ts";
+import type { Ended } from "../runtime/work.ts";
 import { bodiesEqual } from "../expr/equal.ts";
 
 export class Uniq extends Unary {
@@ -41,12 +42,12 @@ export class Uniq extends Unary {
     this.emit(out);
   }
 
-  override end(): void {
+  override end(): Ended {
     if (this.last !== undefined) {
       this.next.push([this.wrap(this.last)]);
       this.last = undefined;
     }
-    this.next.end();
+    return this.next.end();
   }
 
   private same(v: Value): boolean {

@@ -8,6 +8,7 @@ import { encodeBody } from "../../zed/zcode.ts";
 import type { Expr } from "./expr.ts";
 import type { Op } from "./op.ts";
 import { isError, isMissing } from "./values.ts";
+import { endEach, type Ended } from "./work.ts";
 
 /** Ends its child once every parent has ended. */
 export class Combine implements Op {
@@ -18,8 +19,8 @@ export class Combine implements Op {
   push(batch: Batch): void {
     this.next.push(batch);
   }
-  end(): void {
-    if (--this.open === 0) this.next.end();
+  end(): Ended {
+    if (--this.open === 0) return this.next.end();
   }
   get done(): boolean {
     return this.next.done;
@@ -32,8 +33,8 @@ export class Fork implements Op {
   push(batch: Batch): void {
     for (const leg of this.legs) if (!leg.done) leg.push(batch);
   }
-  end(): void {
-    for (const leg of this.legs) leg.end();
+  end(): Ended {
+    return endEach(this.legs);
   }
   get done(): boolean {
     return this.legs.every((l) => l.done);
@@ -51,8 +52,8 @@ abstract class Router implements Op {
       if (out[i].length > 0 && !this.legs[i].done) this.legs[i].push(out[i]);
     }
   }
-  end(): void {
-    for (const leg of this.legs) leg.end();
+  end(): Ended {
+    return endEach(this.legs);
   }
   get done(): boolean {
     return this.legs.every((l) => l.done);

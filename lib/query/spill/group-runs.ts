@@ -31,6 +31,7 @@ import {
   writeRun,
 } from "./merge.ts";
 import { valueSize } from "./size.ts";
+import { sortSliced } from "../runtime/sliced-sort.ts";
 
 /** A spilled row: the group's keys and key string, then saved states or arguments. */
 export class Row {
@@ -180,17 +181,23 @@ export class GroupRuns {
 
   /**
    * The groups of every run and of the last table (whose aggregators it
-   * saves), merged, in key order.
+   * saves), merged, in key order. What is held in memory is sorted first,
+   * pausing in slices (sliced-sort.ts).
    */
-  *merge(last: Map<string, KeyedGroup>): Generator<KeyedGroup> {
+  *merge(last: Map<string, KeyedGroup>): Generator<void, Iterable<KeyedGroup>, void> {
     const sources: RunSource<Row>[] = this.runs.map((r) =>
       new FileSource(r.file, r.raw ? this.raw.read : this.table.read)
     );
-    sources.push(new ArraySource(tableRows(last)));
+    sources.push(new ArraySource(yield* sortSliced(unsortedRows(last), compareRows)));
     if (this.held.length > 0) {
-      sources.push(new ArraySource(this.held.sort(compareRows)));
+      sources.push(new ArraySource(yield* sortSliced(this.held, compareRows)));
       this.held = [];
     }
+    return this.groups(sources);
+  }
+
+  /** The merged groups of the sources. */
+  private *groups(sources: RunSource<Row>[]): Generator<KeyedGroup> {
     const merger = new Merger(sources, compareRows);
     try {
       let row = merger.next();
@@ -234,6 +241,11 @@ export class GroupRuns {
 
 /** A table's groups as rows of saved states, sorted. */
 function tableRows(groups: Map<string, KeyedGroup>): Row[] {
+  return unsortedRows(groups).sort(compareRows);
+}
+
+/** A table's groups as rows of saved states, in table order. */
+function unsortedRows(groups: Map<string, KeyedGroup>): Row[] {
   const rows: Row[] = [];
   for (const [key, g] of groups) {
     const states = g.aggs.map((a) => {
@@ -243,7 +255,7 @@ function tableRows(groups: Map<string, KeyedGroup>): Row[] {
     });
     rows.push(new Row(g.keys, key, states, undefined));
   }
-  return rows.sort(compareRows);
+  return rows;
 }
 
 function apply(row: Row, aggs: Aggregator[]): void {
