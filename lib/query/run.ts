@@ -10,7 +10,7 @@ import type { CompiledQuery } from "./compiler/compile.ts";
 import { invalid, LochError } from "../errors.ts";
 import { SpillingCollector } from "./spill/collector.ts";
 import { runInScope, SpillScope } from "./spill/scope.ts";
-import { buildPausing, maybeYield } from "./runtime/turns.ts";
+import { buildPausing, enterWork, maybeYield } from "./runtime/turns.ts";
 
 export interface RunOptions {
   /** Estimated bytes each operator holds before it spills (default: the process-wide budget). */
@@ -77,6 +77,7 @@ async function run(
   }
   // The port each reader feeds: a one-port query's inputs all feed port 0.
   const port = (i: number) => i >= own ? query.inputs + i - own : query.inputs === 1 ? 0 : i;
+  const leave = enterWork();
   try {
     let i = 0;
     for (let p = 0; p < heads.length; p++) {
@@ -94,6 +95,7 @@ async function run(
     }
     await flush();
   } finally {
+    leave();
     for (const r of readers) await r.close?.();
     await writer.end();
   }

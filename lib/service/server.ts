@@ -14,6 +14,7 @@ import { EventHub } from "./events.ts";
 import { negotiate } from "./mime.ts";
 import { Router } from "./router.ts";
 import { Logger, type LogLevel } from "./log.ts";
+import { enterWork, shareEventLoop } from "../query/runtime/turns.ts";
 
 export interface ServeOptions {
   lake: Lake;
@@ -48,6 +49,7 @@ export class LakeServer {
   private cors: Cors;
   private log: Logger;
   addr!: Deno.NetAddr;
+  private releaseLoop: () => Promise<void> = () => Promise.resolve();
 
   constructor(private opts: ServeOptions) {
     this.service = {
@@ -61,8 +63,10 @@ export class LakeServer {
     for (const r of opts.routes) this.router.add(r.method, r.path, r);
   }
 
-  start(): Promise<void> {
-    return new Promise((resolve) => {
+  async start(): Promise<void> {
+    // Long queries take turns with the other requests from now on.
+    this.releaseLoop = await shareEventLoop();
+    await new Promise<void>((resolve) => {
       this.server = Deno.serve({
         hostname: this.opts.hostname,
         port: this.opts.port,
@@ -78,6 +82,7 @@ export class LakeServer {
   async shutdown(): Promise<void> {
     this.service.events.close();
     await this.server.shutdown();
+    await this.releaseLoop();
     this.opts.lake.close();
   }
 
@@ -87,7 +92,13 @@ export class LakeServer {
 
   async handle(req: Request): Promise<Response> {
     const t0 = performance.now();
-    const res = await this.dispatch(req);
+    const leave = enterWork();
+    let res: Response;
+    try {
+      res = await this.dispatch(req);
+    } finally {
+      leave();
+    }
     this.log.request(req, res.status, performance.now() - t0);
     return res;
   }

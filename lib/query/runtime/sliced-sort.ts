@@ -3,7 +3,7 @@
 // between chunks and within merges. A stable sort's result is fixed by the
 // comparator, so it is the same as one items.sort(cmp).
 
-import { sliceUsed } from "./turns.ts";
+import { currentSliceMs, sliceUsed } from "./turns.ts";
 
 /** Items sorted by one Array.prototype.sort call (a few milliseconds of comparisons at most). */
 export const SORT_CHUNK = 4096;
@@ -20,7 +20,8 @@ export function* sortSliced<T>(
   cmp: (a: T, b: T) => number,
 ): Generator<void, T[], void> {
   const n = items.length;
-  if (n <= SORT_CHUNK) return items.sort(cmp);
+  // One native sort when it is small, or when the loop is not shared (nothing to yield to).
+  if (n <= SORT_CHUNK || currentSliceMs() === Infinity) return items.sort(cmp);
   for (let lo = 0; lo < n; lo += SORT_CHUNK) {
     const hi = Math.min(n, lo + SORT_CHUNK);
     const run = items.slice(lo, hi).sort(cmp);
