@@ -6,17 +6,36 @@
 // slow writer holds that work back too.
 
 import type { ValueReader, ValueWriter } from "../formats/io.ts";
+import type { Batch } from "../zed/value.ts";
 import type { CompiledQuery } from "./compiler/compile.ts";
 import { invalid, LochError } from "../errors.ts";
 import { SpillingCollector } from "./spill/collector.ts";
 import { runInScope, SpillScope } from "./spill/scope.ts";
 import { buildPausing, enterWork, maybeYield } from "./runtime/turns.ts";
+import { Channel, type ChannelSink } from "./runtime/channels.ts";
+import type { Op } from "./runtime/op.ts";
 
 export interface RunOptions {
   /** Estimated bytes each operator holds before it spills (default: the process-wide budget). */
   memoryBudget?: number;
   /** Stops the query (between batches) when aborted, e.g. when its client went away. */
   signal?: AbortSignal;
+}
+
+/**
+ * A writer that keeps a query's output channels apart (runtime/channels.ts):
+ * given one, the runner splits the output of trailing parallel legs into
+ * channels; given any other writer, their outputs are merged.
+ */
+export interface ChannelWriter extends ValueWriter {
+  /** Writes values of one channel. */
+  writeTo(channel: number, batch: Batch): Promise<void>;
+  /** Says that a channel has ended, its values all written. */
+  endChannel(channel: number): Promise<void>;
+}
+
+function isChannelWriter(w: ValueWriter): w is ChannelWriter {
+  return "writeTo" in w && "endChannel" in w;
 }
 
 /**
@@ -49,13 +68,12 @@ async function run(
   budget: number,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  const out = new SpillingCollector(budget);
+  const output = isChannelWriter(writer)
+    ? new ChannelOutput(writer, budget)
+    : new SingleOutput(writer, budget);
   const flush = async () => {
-    for (const b of out.drain()) {
-      await writer.write(b);
-      // Long queries give other work (a server's other requests) a turn now and then.
-      await maybeYield();
-    }
+    await output.flush();
+    // Long queries give other work (a server's other requests) a turn now and then.
     await maybeYield();
   };
   // Where operators' end-of-input work pauses: the query stops there too when aborted.
@@ -63,7 +81,8 @@ async function run(
     signal?.throwIfAborted();
     return flush();
   };
-  const heads = buildPausing(pause, () => query.make(out));
+  const heads = buildPausing(pause, () => query.make(output.sink));
+  output.built();
   const sources = query.sources?.length ?? 0;
   const own = readers.length - sources;
   if (query.inputs === 2 && own !== 2) {
@@ -98,5 +117,63 @@ async function run(
     leave();
     for (const r of readers) await r.close?.();
     await writer.end();
+  }
+}
+
+/** Where the graph's output collects until the runner writes it out. */
+interface Output {
+  readonly sink: Op;
+  /** The graph is built (channels can be numbered). */
+  built(): void;
+  /** Writes out what was collected. */
+  flush(): Promise<void>;
+}
+
+/** One stream of values; spills to disk when the writer falls behind a burst. */
+class SingleOutput implements Output {
+  readonly sink: SpillingCollector;
+  constructor(private readonly writer: ValueWriter, budget: number) {
+    this.sink = new SpillingCollector(budget);
+  }
+  built(): void {}
+  async flush(): Promise<void> {
+    for (const b of this.sink.drain()) {
+      await this.writer.write(b);
+      await maybeYield();
+    }
+  }
+}
+
+/** A stream per channel, each collected as SingleOutput's, and the channels' ends in order. */
+class ChannelOutput implements Output, ChannelSink {
+  readonly sink: Channel = new Channel(this);
+  private collected: SpillingCollector[] = [];
+  private ended: number[] = [];
+
+  constructor(private readonly writer: ChannelWriter, private readonly budget: number) {}
+
+  built(): void {
+    const n = this.sink.number();
+    for (let c = 0; c < n; c++) this.collected.push(new SpillingCollector(this.budget));
+  }
+
+  push(channel: number, batch: Batch): void {
+    this.collected[channel].push(batch);
+  }
+
+  end(channel: number): void {
+    this.ended.push(channel);
+  }
+
+  async flush(): Promise<void> {
+    for (let c = 0; c < this.collected.length; c++) {
+      for (const b of this.collected[c].drain()) {
+        await this.writer.writeTo(c, b);
+        await maybeYield();
+      }
+    }
+    const ended = this.ended;
+    this.ended = [];
+    for (const c of ended) await this.writer.endChannel(c);
   }
 }

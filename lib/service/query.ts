@@ -18,7 +18,7 @@ import type { Lake } from "../lake/lake.ts";
 import { prepareLakeQuery } from "../lake/query.ts";
 import type { ScanStats } from "../lake/scan.ts";
 import type { Head } from "../lake/sources.ts";
-import { runQuery } from "../query/run.ts";
+import { type ChannelWriter, runQuery } from "../query/run.ts";
 import { zctx } from "../zed/context.ts";
 import { Field, type Type, TypeInt64, TypeString, TypeTime } from "../zed/types.ts";
 import { type Batch, Value } from "../zed/value.ts";
@@ -124,10 +124,12 @@ const FLUSH_EVERY_MS = 200;
  * messages when asked. Writes are serialized, since progress reports come
  * from a timer.
  */
-class QueryOutput implements ValueWriter {
+class QueryOutput implements ChannelWriter {
   private writer: ValueWriter;
   private chain: Promise<void> = Promise.resolve();
-  private channelSet = false;
+  /** The channel last announced with QueryChannelSet (-1: none yet). */
+  private current = -1;
+  private readonly ended = new Set<number>();
   private readonly start = Date.now();
   private lastFlush = performance.now();
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -155,13 +157,29 @@ class QueryOutput implements ValueWriter {
   }
 
   write(batch: Batch): Promise<void> {
+    return this.writeTo(0, batch);
+  }
+
+  /** Values of one channel: QueryChannelSet first when the channel changes. */
+  writeTo(channel: number, batch: Batch): Promise<void> {
     return this.serial(async () => {
-      if (this.ctrl && !this.channelSet) {
-        await this.control("QueryChannelSet", channel("QueryChannelSet", 0));
-        this.channelSet = true;
+      if (this.ctrl && channel !== this.current) {
+        await this.control("QueryChannelSet", channelMessage("QueryChannelSet", channel));
+        this.current = channel;
       }
+      // zed-js decodes each channel on its own: types are (re)defined per channel.
+      if (this.format === "zjson") (this.writer as ZjsonWriter).useChannel(channel);
       await this.writer.write(batch);
       if (performance.now() - this.lastFlush > FLUSH_EVERY_MS) await this.flush();
+    });
+  }
+
+  endChannel(channel: number): Promise<void> {
+    return this.serial(async () => {
+      this.ended.add(channel);
+      if (this.ctrl) {
+        await this.control("QueryChannelEnd", channelMessage("QueryChannelEnd", channel));
+      }
     });
   }
 
@@ -174,7 +192,10 @@ class QueryOutput implements ValueWriter {
   finish(): Promise<void> {
     return this.serial(async () => {
       if (this.ctrl) {
-        await this.control("QueryChannelEnd", channel("QueryChannelEnd", 0));
+        // Every query has channel 0, ended even when nothing reached its end.
+        if (!this.ended.has(0)) {
+          await this.control("QueryChannelEnd", channelMessage("QueryChannelEnd", 0));
+        }
         await this.control("QueryStats", this.statsValue());
       }
       await this.writer.end();
@@ -250,7 +271,7 @@ function named(name: string, fields: [string, Type][]): Type {
   return zctx.lookupNamed(name, zctx.lookupRecord(fields.map(([n, t]) => new Field(n, t))));
 }
 
-function channel(name: "QueryChannelSet" | "QueryChannelEnd", id: number): Value {
+function channelMessage(name: "QueryChannelSet" | "QueryChannelEnd", id: number): Value {
   return new Value(named(name, [["channel_id", TypeInt64]]), [id]);
 }
 

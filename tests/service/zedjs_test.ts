@@ -350,6 +350,16 @@ Deno.test("zed-js 0.0.16 drives a loch server as Zui does", async (t) => {
       });
     });
 
+    await t.step("a query with two output channels decodes each on its own", async () => {
+      const rs = await client.query("from 'typed' | fork (=> head 1 => tail 1)");
+      await rs.promise;
+      // js() reads channel 0; channel 1 has a decoder of its own, so its
+      // types must be defined in it, not referred to channel 0's.
+      assert.deepEqual(await rs.js(), [typedJS(typedOrder[0])]);
+      const last = rs.channel(1).rows.map((r) => r.toJS());
+      assert.deepEqual(last, [typedJS(typedOrder.at(-1)!)]);
+    });
+
     await t.step("stats of a time-keyed pool: span with a Date and a ns duration", async () => {
       const stats = await client.getPoolStats(typedId);
       assert.ok(stats.size > 0);

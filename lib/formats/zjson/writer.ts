@@ -20,6 +20,8 @@ export class ZjsonWriter implements ValueWriter {
   private nextId = ID_COMPLEX;
   /** Text of every type already written: its ref, or a primitive's full object. */
   private known = new Map<Type, string>();
+  /** known for each channel of a query's output (useChannel), channel 0's first. */
+  private knownByChannel: Map<Type, string>[] = [this.known];
   /** Value encoders by type. */
   private encoders = new Map<Type, Encode>();
 
@@ -56,6 +58,15 @@ export class ZjsonWriter implements ValueWriter {
   async writeControl(type: string, value: unknown): Promise<void> {
     this.line('{"type":' + goJsonString(type) + ',"value":' + goMarshal(value) + "}\n");
     await this.out.maybeFlush();
+  }
+
+  /**
+   * Writes what follows as values of a channel of a query's output. Ids stay
+   * unique across channels, but a type is defined again in each channel that
+   * uses it, since zed-js decodes every channel with a decoder of its own.
+   */
+  useChannel(channel: number): void {
+    this.known = this.knownByChannel[channel] ??= new Map();
   }
 
   /** Sends everything written so far to the sink. */

@@ -9,7 +9,7 @@
 import { invalid, LochError } from "../../errors.ts";
 import type * as ast from "../ast.ts";
 import { isError, MISSING, zson } from "../runtime/values.ts";
-import { Combine } from "../runtime/flow.ts";
+import { fanIn } from "../runtime/channels.ts";
 import type { Op, OpFactory } from "../runtime/op.ts";
 import type { CompiledQuery, SourcePlan } from "./compile.ts";
 import { fieldDemand } from "./demand.ts";
@@ -51,8 +51,8 @@ export function compileFrom(
     inputs: 0,
     sources,
     make: (next) => {
-      const combine = new Combine(after(next), legs.length);
-      return legs.map((leg) => leg(combine));
+      const outs = fanIn(after(next), legs.length);
+      return legs.map((leg, k) => leg(outs[k]));
     },
   };
 }

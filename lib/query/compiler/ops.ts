@@ -26,7 +26,8 @@ import { Shape } from "../ops/shape.ts";
 import { Filter } from "../ops/where.ts";
 import { Yield } from "../ops/yield.ts";
 import type { Expr } from "../runtime/expr.ts";
-import { BoolSwitch, Combine, Fork, ValueSwitch } from "../runtime/flow.ts";
+import { BoolSwitch, Fork, ValueSwitch } from "../runtime/flow.ts";
+import { fanIn } from "../runtime/channels.ts";
 import { type Op, type OpFactory, Pass } from "../runtime/op.ts";
 import { isError, isMissing, MISSING } from "../runtime/values.ts";
 import { TypeType } from "../../zed/types.ts";
@@ -140,7 +141,7 @@ export class OpCompiler {
           factories.push((next) => legs(multi(next).ports));
           i++;
         } else {
-          factories.push((next) => legs(new Array(n).fill(new Combine(next, n))));
+          factories.push((next) => legs(fanIn(next, n)));
         }
         continue;
       }
@@ -486,8 +487,8 @@ export class OpCompiler {
   private switchOp(op: ast.Op & { kind: "Switch" }, scope: Scope): OpFactory {
     const legs = op.cases.map((c) => this.sequential(c.op, scope));
     const build = (next: Op, make: (heads: Op[]) => Op) => {
-      const combine = new Combine(next, legs.length);
-      return make(legs.map((leg) => leg(combine)));
+      const outs = fanIn(next, legs.length);
+      return make(legs.map((leg, k) => leg(outs[k])));
     };
     if (op.expr === null) {
       // Boolean form: `default` is `case true` where it stands.
