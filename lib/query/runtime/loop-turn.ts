@@ -17,12 +17,14 @@ export class LoopTurns {
   private closed = false;
 
   private constructor(
-    private readonly listener: Deno.Listener,
     private readonly writeEnd: Deno.Conn,
     private readonly readEnd: Deno.Conn,
   ) {}
 
-  /** Opens the pair on 127.0.0.1; null when the platform refuses (then use timer turns). */
+  /**
+   * Opens the pair on 127.0.0.1; null when the platform refuses, or another
+   * process connected first (then turns are timer turns).
+   */
   static async open(): Promise<LoopTurns | null> {
     let listener: Deno.Listener | undefined;
     try {
@@ -32,11 +34,20 @@ export class LoopTurns {
         Deno.connect({ hostname: "127.0.0.1", port }),
         listener.accept(),
       ]);
+      // The ends must be each other's, not a stranger's connection.
+      const ours = (readEnd.remoteAddr as Deno.NetAddr).port ===
+        (writeEnd.localAddr as Deno.NetAddr).port;
+      if (!ours) {
+        writeEnd.close();
+        readEnd.close();
+        return null;
+      }
       writeEnd.setNoDelay(true);
-      return new LoopTurns(listener, writeEnd, readEnd);
+      return new LoopTurns(writeEnd, readEnd);
     } catch {
-      listener?.close();
       return null;
+    } finally {
+      listener?.close();
     }
   }
 
@@ -65,7 +76,6 @@ export class LoopTurns {
     await this.inFlight;
     this.writeEnd.close();
     this.readEnd.close();
-    this.listener.close();
   }
 }
 
