@@ -6,6 +6,7 @@
 
 import type * as ast from "../query/ast.ts";
 import { literalValue } from "../query/compiler/expr.ts";
+import { fieldPathOf } from "../query/compiler/demand.ts";
 import { compareValues } from "../zed/compare.ts";
 import { isNumber, underId } from "../zed/types.ts";
 import type { Value } from "../zed/value.ts";
@@ -73,17 +74,8 @@ function comparison(op: string, field: ast.Expr, lit: ast.Expr, key: string[]): 
 
 /** Whether e is the field path key (`ts`, `this.ts`, `id.orig_h`). */
 function samePath(e: ast.Expr, key: string[]): boolean {
-  const path = pathOf(e);
+  const path = fieldPathOf(e);
   return path !== null && path.length === key.length && path.every((p, i) => p === key[i]);
-}
-
-function pathOf(e: ast.Expr): string[] | null {
-  if (e.kind === "ID") return e.name === "this" ? [] : [e.name];
-  if (e.kind === "BinaryExpr" && e.op === "." && e.rhs.kind === "ID") {
-    const p = pathOf(e.lhs);
-    return p === null ? null : [...p, e.rhs.name];
-  }
-  return null;
 }
 
 /** Whether two values compare by value (same type, or both numbers). */

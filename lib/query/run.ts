@@ -136,11 +136,8 @@ class SingleOutput implements Output {
     this.sink = new SpillingCollector(budget);
   }
   built(): void {}
-  async flush(): Promise<void> {
-    for (const b of this.sink.drain()) {
-      await this.writer.write(b);
-      await maybeYield();
-    }
+  flush(): Promise<void> {
+    return writeDrained(this.sink, (b) => this.writer.write(b));
   }
 }
 
@@ -167,13 +164,21 @@ class ChannelOutput implements Output, ChannelSink {
 
   async flush(): Promise<void> {
     for (let c = 0; c < this.collected.length; c++) {
-      for (const b of this.collected[c].drain()) {
-        await this.writer.writeTo(c, b);
-        await maybeYield();
-      }
+      await writeDrained(this.collected[c], (b) => this.writer.writeTo(c, b));
     }
     const ended = this.ended;
     this.ended = [];
     for (const c of ended) await this.writer.endChannel(c);
+  }
+}
+
+/** Writes what a collector holds, batch by batch, giving the loop its turns. */
+async function writeDrained(
+  collected: SpillingCollector,
+  write: (b: Batch) => Promise<void>,
+): Promise<void> {
+  for (const b of collected.drain()) {
+    await write(b);
+    await maybeYield();
   }
 }

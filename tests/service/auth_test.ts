@@ -2,9 +2,7 @@
 // lake-api.md §5.1–5.2), in every format the clients ask for.
 
 import assert from "node:assert/strict";
-import { call, get, withServer } from "./helpers.ts";
-
-const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+import { call, get, hex, withServer } from "./helpers.ts";
 
 Deno.test("GET /auth/method: no authentication", () =>
   withServer(async (s) => {

@@ -4,9 +4,8 @@
 // channel defines the ZJSON types it uses; without ctrl the outputs merge.
 
 import assert from "node:assert/strict";
-import { createPool, load, query, type TestServer, withServer } from "./helpers.ts";
+import { createPool, hex, load, query, type TestServer, withServer } from "./helpers.ts";
 
-const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 const hexText = (s: string) => hex(new TextEncoder().encode(s));
 
 interface Line {

@@ -240,3 +240,7 @@ export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** Bytes as lower-case hex. */
+export const hex = (b: Uint8Array) =>
+  Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");

@@ -12,6 +12,7 @@ import {
   call,
   createPool,
   errorBody,
+  hex,
   load,
   post,
   query,
@@ -19,8 +20,6 @@ import {
   withServer,
   zsonLines,
 } from "./helpers.ts";
-
-const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 
 /** curl-query.yaml's pool: `zed create -q test` (ts desc) with two records. */
 async function curlQueryPool(s: TestServer): Promise<void> {

@@ -11,6 +11,7 @@
 
 import type * as ast from "../../query/ast.ts";
 import { ExprCompiler, literalValue } from "../../query/compiler/expr.ts";
+import { fieldPathOf } from "../../query/compiler/demand.ts";
 import { Scope } from "../../query/compiler/scope.ts";
 import { walkValue } from "../../query/expr/contain.ts";
 import type { Expr } from "../../query/runtime/expr.ts";
@@ -58,7 +59,7 @@ export function termPaths(t: IndexTerms): string[][] {
 }
 
 function equality(e: ast.BinaryExpr, field: ast.Expr, lit: ast.Expr): FieldTerm | null {
-  const path = pathOf(field);
+  const path = fieldPathOf(field);
   if (path === null || path.length === 0) return null;
   if (lit.kind !== "Primitive" || lit.type === "null") return null;
   let value: Value;
@@ -71,7 +72,7 @@ function equality(e: ast.BinaryExpr, field: ast.Expr, lit: ast.Expr): FieldTerm 
 }
 
 function membership(e: ast.BinaryExpr): FieldTerm | null {
-  const path = pathOf(e.lhs);
+  const path = fieldPathOf(e.lhs);
   if (path === null || path.length === 0) return null;
   const c = e.rhs;
   if (c.kind !== "ArrayExpr" && c.kind !== "SetExpr") return null;
@@ -129,14 +130,4 @@ function recordWrapper(path: string[]): (t: Type, body: Body) => Value {
     for (let i = 0; i < path.length; i++) b = [b];
     return new Value(rt, b);
   };
-}
-
-/** The field path an expression names (`a`, `a.b`, `this.a`), or null. */
-function pathOf(e: ast.Expr): string[] | null {
-  if (e.kind === "ID") return e.name === "this" ? [] : [e.name];
-  if (e.kind === "BinaryExpr" && e.op === "." && e.rhs.kind === "ID") {
-    const p = pathOf(e.lhs);
-    return p === null ? null : [...p, e.rhs.name];
-  }
-  return null;
 }

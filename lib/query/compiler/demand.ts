@@ -157,3 +157,13 @@ function rootName(e: ast.AnyNode): string | null | undefined {
   }
   return null;
 }
+
+/** The field path an expression names (`a`, `a.b`, `this.a`; `this` is []), else null. */
+export function fieldPathOf(e: ast.Expr): string[] | null {
+  if (e.kind === "ID") return e.name === "this" ? [] : [e.name];
+  if (e.kind === "BinaryExpr" && e.op === "." && e.rhs.kind === "ID") {
+    const p = fieldPathOf(e.lhs);
+    return p === null ? null : [...p, e.rhs.name];
+  }
+  return null;
+}

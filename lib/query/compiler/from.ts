@@ -12,7 +12,7 @@ import { isError, MISSING, zson } from "../runtime/values.ts";
 import { fanIn } from "../runtime/channels.ts";
 import type { Op, OpFactory } from "../runtime/op.ts";
 import type { CompiledQuery, SourcePlan } from "./compile.ts";
-import { fieldDemand } from "./demand.ts";
+import { fieldDemand, fieldPathOf } from "./demand.ts";
 import type { OpCompiler } from "./ops.ts";
 import type { Scope } from "./scope.ts";
 
@@ -167,7 +167,9 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
   let groupCount: SourcePlan["groupCount"] = null;
   if (ops.length > 0) {
     const head = ops[0];
-    const sortPath = head.kind === "Sort" && head.args?.length === 1 ? pathOf(head.args[0]) : null;
+    const sortPath = head.kind === "Sort" && head.args?.length === 1
+      ? fieldPathOf(head.args[0])
+      : null;
     const countField = countOf(head);
     const groupFields = mentionsBound(head, liftScope) ? null : groupCountOf(head);
     if (sortPath !== null && sortPath.length > 0 && head.kind === "Sort") {
@@ -299,16 +301,6 @@ function groupCountOf(op: ast.Op): string[] | null {
     fields.push(k.rhs.name);
   }
   return fields;
-}
-
-/** A field path (`a`, `a.b`, `this.a`), else null. */
-function pathOf(e: ast.Expr): string[] | null {
-  if (e.kind === "ID") return e.name === "this" ? [] : [e.name];
-  if (e.kind === "BinaryExpr" && e.op === "." && e.rhs.kind === "ID") {
-    const p = pathOf(e.lhs);
-    return p === null ? null : [...p, e.rhs.name];
-  }
-  return null;
 }
 
 /** True when an identifier in e names a const, type or variable of the scope. */

@@ -16,7 +16,7 @@ import type { Expr } from "../runtime/expr.ts";
 import type { Op } from "../runtime/op.ts";
 import { RecordBuilder } from "../runtime/record-builder.ts";
 import { pauseForNew, sliceUsed } from "../runtime/turns.ts";
-import { andThen, type Ended, runWork, type Work } from "../runtime/work.ts";
+import { type Ended, finishWork, type Work } from "../runtime/work.ts";
 import { isMissing, isQuiet } from "../runtime/values.ts";
 import type { Assignment } from "./paths.ts";
 import { InputBuffer } from "../spill/input-buffer.ts";
@@ -54,7 +54,7 @@ export class Join {
       push: (batch: Batch) => this.hold(buf, batch),
       end: (): Ended => {
         if (--this.open > 0) return;
-        return andThen(runWork(this.joined(), this.pause), () => this.next.end());
+        return finishWork(this.joined(), this.pause, this.next);
       },
       get done() {
         return false;

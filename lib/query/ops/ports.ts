@@ -4,7 +4,7 @@
 import type { Batch, Value } from "../../zed/value.ts";
 import type { Op } from "../runtime/op.ts";
 import { pauseForNew } from "../runtime/turns.ts";
-import { andThen, type Ended, runWork, type Work } from "../runtime/work.ts";
+import { type Ended, finishWork, type Work } from "../runtime/work.ts";
 
 export abstract class MultiInput {
   readonly ports: Op[];
@@ -21,7 +21,7 @@ export abstract class MultiInput {
       },
       end: (): Ended => {
         if (--this.open > 0) return;
-        return andThen(runWork(this.run(), this.pause), () => this.next.end());
+        return finishWork(this.run(), this.pause, this.next);
       },
       get done() {
         return false;

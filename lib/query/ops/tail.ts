@@ -1,9 +1,8 @@
 // `tail [N]`: the last N values (N = 0 means 1), emitted at the end of input.
 
 import type { Batch, Value } from "../../zed/value.ts";
-import { BATCH_SIZE } from "../../formats/io.ts";
 import { type Op, Unary } from "../runtime/op.ts";
-import type { Ended, Work } from "../runtime/work.ts";
+import type { Ended } from "../runtime/work.ts";
 
 export class Tail extends Unary {
   private readonly limit: number;
@@ -24,15 +23,6 @@ export class Tail extends Unary {
   override end(): Ended {
     const held = this.held;
     this.held = [];
-    return this.finish(this.emitLast(held));
-  }
-
-  /** Sends the last values held, a batch per slice. */
-  private *emitLast(held: Value[]): Work {
-    for (let i = Math.max(0, held.length - this.limit); i < held.length; i += BATCH_SIZE) {
-      if (this.next.done) return;
-      this.next.push(held.slice(i, i + BATCH_SIZE));
-      yield;
-    }
+    return this.finish(this.emitSlices(held, Math.max(0, held.length - this.limit)));
   }
 }

@@ -7,7 +7,6 @@ import { compareValues } from "../../zed/compare.ts";
 import type { Batch, Value } from "../../zed/value.ts";
 import { compileFieldPath } from "../expr/access.ts";
 import type { Expr } from "../runtime/expr.ts";
-import { BATCH_SIZE } from "../../formats/io.ts";
 import { type Op, Unary } from "../runtime/op.ts";
 import { sliceUsed } from "../runtime/turns.ts";
 import { type Ended, finishSync, type Work } from "../runtime/work.ts";
@@ -113,10 +112,6 @@ export class Top extends Unary {
 
   /** Sends the values held, largest first, a batch per slice. */
   private *emitAll(): Work {
-    const out = yield* this.sorted();
-    for (let i = 0; i < out.length && !this.next.done; i += BATCH_SIZE) {
-      this.next.push(out.slice(i, i + BATCH_SIZE));
-      yield;
-    }
+    yield* this.emitSlices(yield* this.sorted());
   }
 }

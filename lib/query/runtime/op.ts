@@ -16,7 +16,7 @@
 import type { Batch, Value } from "../../zed/value.ts";
 import { BATCH_SIZE } from "../../formats/io.ts";
 import { type Pause, pauseForNew } from "./turns.ts";
-import { andThen, type Ended, runWork, type Work } from "./work.ts";
+import { type Ended, finishWork, type Work } from "./work.ts";
 
 export interface Op {
   /** Takes a non-empty batch. Batches are never modified once pushed. */
@@ -60,9 +60,17 @@ export abstract class Unary implements Op {
     if (out.length > 0 && !this.next.done) this.next.push(out);
   }
 
+  /** Sends vals[from..] on, a batch per pause, until the child is done. */
+  protected *emitSlices(vals: Value[], from = 0): Work {
+    for (let i = from; i < vals.length && !this.next.done; i += BATCH_SIZE) {
+      this.next.push(vals.slice(i, i + BATCH_SIZE));
+      yield;
+    }
+  }
+
   /** Runs end-of-input work (pausing if built to), then ends the child. */
   protected finish(work: Work): Ended {
-    return andThen(runWork(work, this.pause), () => this.next.end());
+    return finishWork(work, this.pause, this.next);
   }
 }
 

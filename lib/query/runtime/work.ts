@@ -39,6 +39,11 @@ export function finishSync<R>(work: Generator<void, R, void>): R {
   }
 }
 
+/** Runs end-of-input work (pausing if pause is set), then ends next. */
+export function finishWork(work: Work, pause: Pause | null, next: Op): Ended {
+  return andThen(runWork(work, pause), () => next.end());
+}
+
 /** Calls after once ended has: now, or when the promise resolves. */
 export function andThen(ended: Ended, after: () => Ended): Ended {
   return ended === undefined ? after() : ended.then(after);
