@@ -177,6 +177,38 @@ export function countNewlines(s: string, from: number, to: number): number {
  * Thrown by a text parser that reached the end of its buffer in the middle of
  * a value; the reader fetches more text and parses the value again.
  */
+/**
+ * How a text reader ends: at the end of input, or on an error. An error met
+ * after some values of a batch waits: the values go out first, the error with
+ * the next read, which ends the reader.
+ */
+export class ReadEnd {
+  /** No more values (the input ended, or the error was thrown). */
+  done = false;
+  private failure: unknown = null;
+
+  /** At the start of a read: throws a waiting error; true when the reader has ended. */
+  ended(): boolean {
+    if (this.failure !== null) {
+      const f = this.failure;
+      this.failure = null;
+      this.done = true;
+      throw f;
+    }
+    return this.done;
+  }
+
+  /** An error with batch in hand: throws it now if the batch is empty, else keeps it and returns the batch. */
+  fail(err: unknown, batch: Batch): Batch {
+    if (batch.length === 0) {
+      this.done = true;
+      throw err;
+    }
+    this.failure = err;
+    return batch;
+  }
+}
+
 export class NeedMore extends Error {
   constructor() {
     super("unexpected end of input");

@@ -24,7 +24,14 @@ import {
 } from "../../zed/types.ts";
 import { compareStrings } from "../../zed/utf8.ts";
 import { type Batch, type Body, Value } from "../../zed/value.ts";
-import { BATCH_SIZE, type Detection, NeedMore, type TextInput, type ValueReader } from "../io.ts";
+import {
+  BATCH_SIZE,
+  type Detection,
+  NeedMore,
+  ReadEnd,
+  type TextInput,
+  type ValueReader,
+} from "../io.ts";
 import { repairQuotes } from "./repair.ts";
 import { CsvTokenizer } from "./tokenizer.ts";
 
@@ -173,21 +180,13 @@ function duplicateName(names: string[]): string | undefined {
 }
 
 export class CsvReader implements ValueReader {
+  private readonly end = new ReadEnd();
   private decoder = new CsvDecoder();
-  /** An error found after some values of a batch; reported by the next read. */
-  private failure: unknown = null;
-  private done = false;
 
   constructor(private input: TextInput) {}
 
   async read(): Promise<Batch | null> {
-    if (this.failure !== null) {
-      const f = this.failure;
-      this.failure = null;
-      this.done = true;
-      throw f;
-    }
-    if (this.done) return null;
+    if (this.end.ended()) return null;
     const batch: Value[] = [];
     while (batch.length < BATCH_SIZE) {
       let v: Value | null;
@@ -200,15 +199,10 @@ export class CsvReader implements ValueReader {
           await this.refill();
           continue;
         }
-        if (batch.length === 0) {
-          this.done = true;
-          throw e;
-        }
-        this.failure = e;
-        return batch;
+        return this.end.fail(e, batch);
       }
       if (v === null) {
-        this.done = true;
+        this.end.done = true;
         break;
       }
       batch.push(v);

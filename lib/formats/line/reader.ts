@@ -7,7 +7,7 @@ import { invalid } from "../../errors.ts";
 import { TypeString } from "../../zed/types.ts";
 import { utf8Length } from "../../zed/utf8.ts";
 import { type Batch, Value } from "../../zed/value.ts";
-import { BATCH_SIZE, type TextInput, type ValueReader } from "../io.ts";
+import { BATCH_SIZE, ReadEnd, type TextInput, type ValueReader } from "../io.ts";
 
 /** The most bytes a line may have (Go's bufio.MaxScanTokenSize less the newline). */
 const MAX_LINE = 64 * 1024 - 1;
@@ -23,19 +23,12 @@ function tooLong(text: string, from: number, to: number): boolean {
 const CR = 0x0d;
 
 export class LineReader implements ValueReader {
-  private done = false;
-  private failure: unknown = null;
+  private readonly end = new ReadEnd();
 
   constructor(private input: TextInput) {}
 
   async read(): Promise<Batch | null> {
-    if (this.failure !== null) {
-      const f = this.failure;
-      this.failure = null;
-      this.done = true;
-      throw f;
-    }
-    if (this.done) return null;
+    if (this.end.ended()) return null;
     const input = this.input;
     const batch: Value[] = [];
     for (;;) {
@@ -60,7 +53,7 @@ export class LineReader implements ValueReader {
           batch.push(new Value(TypeString, text.slice(p, end)));
           input.pos = n;
         }
-        this.done = true;
+        this.end.done = true;
         return batch.length > 0 ? batch : null;
       }
       if (batch.length > 0) return batch;
@@ -72,11 +65,6 @@ export class LineReader implements ValueReader {
   private fail(batch: Value[], pos: number): Batch {
     this.input.pos = pos;
     const err = invalid("bufio.Scanner: token too long");
-    if (batch.length === 0) {
-      this.done = true;
-      throw err;
-    }
-    this.failure = err;
-    return batch;
+    return this.end.fail(err, batch);
   }
 }

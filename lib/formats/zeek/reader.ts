@@ -5,7 +5,7 @@
 
 import { invalid, messageOf } from "../../errors.ts";
 import type { Batch, Value } from "../../zed/value.ts";
-import { BATCH_SIZE, type Detection, type TextInput, type ValueReader } from "../io.ts";
+import { BATCH_SIZE, type Detection, ReadEnd, type TextInput, type ValueReader } from "../io.ts";
 import { ZeekParser } from "./parser.ts";
 
 const enum Scan {
@@ -62,24 +62,16 @@ function parseLine(parser: ZeekParser, s: LineScanner, lineNo: number): Value | 
 }
 
 export class ZeekReader implements ValueReader {
+  private readonly end = new ReadEnd();
   private parser = new ZeekParser();
   private scanner = new LineScanner();
   /** Lines read so far. */
   private lines = 0;
-  /** An error found after some values of a batch; reported by the next read. */
-  private failure: unknown = null;
-  private done = false;
 
   constructor(private input: TextInput) {}
 
   async read(): Promise<Batch | null> {
-    if (this.failure !== null) {
-      const f = this.failure;
-      this.failure = null;
-      this.done = true;
-      throw f;
-    }
-    if (this.done) return null;
+    if (this.end.ended()) return null;
     const input = this.input;
     const s = this.scanner;
     const batch: Value[] = [];
@@ -98,17 +90,12 @@ export class ZeekReader implements ValueReader {
       } catch (e) {
         input.pos = s.pos;
         // Values before the bad line are delivered first.
-        if (batch.length === 0) {
-          this.done = true;
-          throw e;
-        }
-        this.failure = e;
-        return batch;
+        return this.end.fail(e, batch);
       }
       input.pos = s.pos;
       if (batch.length >= BATCH_SIZE) return batch;
       if (r === Scan.End) {
-        this.done = true;
+        this.end.done = true;
         return batch.length > 0 ? batch : null;
       }
       // Deliver what is complete before waiting for more input.

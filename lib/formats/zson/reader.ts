@@ -5,7 +5,14 @@
 import { invalid, type LochError, messageOf } from "../../errors.ts";
 import type { Type } from "../../zed/types.ts";
 import type { Batch, Value } from "../../zed/value.ts";
-import { BATCH_SIZE, type Detection, NeedMore, type TextInput, type ValueReader } from "../io.ts";
+import {
+  BATCH_SIZE,
+  type Detection,
+  NeedMore,
+  ReadEnd,
+  type TextInput,
+  type ValueReader,
+} from "../io.ts";
 import { Analyzer } from "./analyzer.ts";
 import { Parser } from "./parser.ts";
 
@@ -17,11 +24,9 @@ function tooDeep(e: unknown): LochError | null {
 }
 
 export class ZsonReader implements ValueReader {
+  private readonly end = new ReadEnd();
   private parser = new Parser();
   private analyzer: Analyzer;
-  /** An error found after some values of a batch; reported by the next read. */
-  private failure: unknown = null;
-  private done = false;
 
   /** `bindings` seeds (and receives) the stream's type names. */
   constructor(private input: TextInput, bindings?: Map<string, Type>) {
@@ -29,13 +34,7 @@ export class ZsonReader implements ValueReader {
   }
 
   async read(): Promise<Batch | null> {
-    if (this.failure !== null) {
-      const f = this.failure;
-      this.failure = null;
-      this.done = true;
-      throw f;
-    }
-    if (this.done) return null;
+    if (this.end.ended()) return null;
     const input = this.input;
     const parser = this.parser;
     const batch: Value[] = [];
@@ -53,16 +52,11 @@ export class ZsonReader implements ValueReader {
           continue;
         }
         const err = tooDeep(e) ?? e;
-        if (batch.length === 0) {
-          this.done = true;
-          throw err;
-        }
-        this.failure = err;
-        return batch;
+        return this.end.fail(err, batch);
       }
       input.pos = parser.pos;
       if (value === null) {
-        this.done = true;
+        this.end.done = true;
         break;
       }
       batch.push(value);
