@@ -265,6 +265,21 @@ export class TextSink {
   async maybeFlush(): Promise<void> {
     if (this.size >= this.threshold) await this.flush();
   }
+
+  /**
+   * Runs a batch's formatting (which pushes text), then flushes if enough has
+   * accumulated. If it throws, what it pushed before is still sent (as the
+   * reference writes the values before a bad one), then the error goes on.
+   */
+  async pushing(format: () => void): Promise<void> {
+    try {
+      format();
+    } catch (e) {
+      await this.flush();
+      throw e;
+    }
+    await this.maybeFlush();
+  }
 }
 
 /** Chunks as one array (the chunk itself when there is one). */

@@ -64,14 +64,9 @@ export class CsvWriter implements ValueWriter {
   }
 
   async write(batch: Batch): Promise<void> {
-    try {
+    await this.out.pushing(() => {
       for (let i = 0; i < batch.length; i++) this.out.push(this.row(batch[i]));
-    } catch (e) {
-      // Rows before the failure stay written, as in the reference.
-      await this.out.flush();
-      throw e;
-    }
-    await this.out.maybeFlush();
+    });
   }
 
   async end(): Promise<void> {

@@ -28,15 +28,14 @@ export class TableWriter implements ValueWriter {
   }
 
   async write(batch: Batch): Promise<void> {
-    try {
-      for (const v of batch) this.writeValue(v);
-    } catch (e) {
-      // The rows before the failure are still written.
-      this.table.flush();
-      await this.out.flush();
-      throw e;
-    }
-    await this.out.maybeFlush();
+    await this.out.pushing(() => {
+      try {
+        for (const v of batch) this.writeValue(v);
+      } catch (e) {
+        this.table.flush(); // the rows before the failure are still written
+        throw e;
+      }
+    });
   }
 
   async end(): Promise<void> {

@@ -45,14 +45,9 @@ export class ZeekWriter implements ValueWriter {
   }
 
   async write(batch: Batch): Promise<void> {
-    try {
+    await this.out.pushing(() => {
       for (const v of batch) this.writeValue(v);
-    } catch (e) {
-      // What was formatted before the failure is still written.
-      await this.out.flush();
-      throw e;
-    }
-    await this.out.maybeFlush();
+    });
   }
 
   async end(): Promise<void> {

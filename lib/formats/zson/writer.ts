@@ -22,14 +22,9 @@ export class ZsonWriter implements ValueWriter {
 
   async write(batch: Batch): Promise<void> {
     const f = this.formatter;
-    try {
+    await this.out.pushing(() => {
       for (const v of batch) this.out.push(f.format(v.type, v.body) + "\n");
-    } catch (e) {
-      // What was formatted before the failure is still written.
-      await this.out.flush();
-      throw e;
-    }
-    await this.out.maybeFlush();
+    });
   }
 
   async end(): Promise<void> {
