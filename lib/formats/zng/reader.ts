@@ -133,7 +133,6 @@ export interface ZngReaderOpts extends ScannerOptions {
 
 export class ZngReader implements ValueReader {
   private decoder: ZngDecoder;
-  private eof = false;
 
   constructor(private input: ByteInput, private opts: ZngReaderOpts = {}) {
     this.decoder = new ZngDecoder(undefined, opts);
@@ -157,14 +156,9 @@ export class ZngReader implements ValueReader {
     }
   }
 
-  /** Reads at least `want` more bytes (or to the end) and feeds them as one chunk. */
+  /** Feeds at least `want` more bytes as one chunk (fewer, then none, at the end of the input). */
   private async fill(want: number): Promise<void> {
-    if (this.eof) {
-      this.decoder.feed(new Uint8Array(0), true);
-      return;
-    }
     const [chunk, eof] = await this.input.readAtLeast(want);
-    this.eof = eof;
     this.decoder.feed(chunk, eof);
   }
 }

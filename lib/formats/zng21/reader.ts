@@ -10,7 +10,6 @@ export { Zng21Decoder } from "./decoder.ts";
 
 export class Zng21Reader implements ValueReader {
   private decoder: Zng21Decoder;
-  private eof = false;
 
   constructor(private input: ByteInput, opts: Zng21Options = {}) {
     this.decoder = new Zng21Decoder(opts);
@@ -41,14 +40,9 @@ export class Zng21Reader implements ValueReader {
     }
   }
 
-  /** Feeds at least `want` more bytes (or the rest of the input) as one chunk. */
+  /** Feeds at least `want` more bytes as one chunk (fewer, then none, at the end of the input). */
   private async fill(want: number): Promise<void> {
-    if (this.eof) {
-      this.decoder.feed(new Uint8Array(0), true);
-      return;
-    }
     const [chunk, eof] = await this.input.readAtLeast(want);
-    this.eof = eof;
     this.decoder.feed(chunk, eof);
   }
 }
