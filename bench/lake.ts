@@ -256,7 +256,7 @@ async function benchLoch(ds: Dataset, dir: string, qs: Query[]): Promise<Side> {
 const quoteSql = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const quoteIdent = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
-async function duckLoad(conn: DuckDBConnection, files: string[]): Promise<void> {
+export async function duckLoad(conn: DuckDBConnection, files: string[]): Promise<void> {
   // DuckDB's advice for bulk loads whose row order does not matter (loch
   // re-sorts on ts anyway); it makes the load faster here.
   await conn.run("SET preserve_insertion_order = false");
@@ -272,7 +272,7 @@ async function duckLoad(conn: DuckDBConnection, files: string[]): Promise<void> 
   await conn.run("CHECKPOINT");
 }
 
-async function duckVersion(): Promise<string> {
+export async function duckVersion(): Promise<string> {
   const db = await DuckDBInstance.create();
   const conn = await DuckDBConnection.create(db);
   const v = String((await conn.runAndReadAll("SELECT version()")).getRows()[0][0]);
@@ -281,7 +281,7 @@ async function duckVersion(): Promise<string> {
   return v;
 }
 
-async function stringColumns(conn: DuckDBConnection): Promise<string[]> {
+export async function stringColumns(conn: DuckDBConnection): Promise<string[]> {
   const r = await conn.runAndReadAll(
     "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'logs'",
   );

@@ -4,7 +4,8 @@
 
 import { LochError } from "../errors.ts";
 import { Lake } from "../lake/lake.ts";
-import { isLogLevel, type LogLevel } from "../service/log.ts";
+import { isLogLevel, Logger, type LogLevel } from "../service/log.ts";
+import { upgradeColumns } from "../lake/columns/mod.ts";
 import { serve } from "../service/server.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
 import { command, lakeDir, lakeFlag, UsageError } from "./lake/lakeflags.ts";
@@ -81,15 +82,39 @@ export const serveCommand = command({
     const shown = h.includes(":") ? `[${h}]` : h;
     console.error(`loch ${VERSION} serving lake ${dir} on http://${shown}:${p}`);
     if (flags.portfile) await Deno.writeTextFile(flags.portfile as string, String(p));
+    const upgrading = new AbortController();
+    const upgrade = upgradeInBackground(lake, new Logger(level as LogLevel), upgrading.signal);
     const stop = () => {
       console.error("loch: shutting down");
+      upgrading.abort();
       server.shutdown().catch(() => {});
     };
     Deno.addSignalListener("SIGINT", stop);
     Deno.addSignalListener("SIGTERM", stop);
     await server.finished;
+    await upgrade;
     Deno.removeSignalListener("SIGINT", stop);
     Deno.removeSignalListener("SIGTERM", stop);
     return 0;
   },
 });
+
+/**
+ * Writes the columns of objects from a lake made before loch wrote them
+ * (once per lake), logging progress; stops early when the server does.
+ */
+async function upgradeInBackground(lake: Lake, log: Logger, signal: AbortSignal): Promise<void> {
+  let last = 0;
+  try {
+    const n = await upgradeColumns(lake, (p) => {
+      const now = Date.now();
+      if (p.done === 1 || p.done === p.total || now - last > 5000) {
+        last = now;
+        log.info(`columns: pool ${p.pool}: ${p.done} of ${p.total} objects upgraded`);
+      }
+    }, signal);
+    if (n > 0) log.info(`columns: upgrade done (${n} objects)`);
+  } catch (e) {
+    log.error(e);
+  }
+}

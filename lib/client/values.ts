@@ -102,5 +102,7 @@ export function dataObjectOf(v: Value): DataObject {
     },
     count: numberField(meta, "count") ?? 0,
     size: numberField(meta, "size") ?? 0,
+    bytes: numberField(meta, "size") ?? 0,
+    columns: null,
   };
 }

@@ -147,7 +147,7 @@ async function rewrite(
     const order = Uint32Array.from({ length: buf.length }, (_, i) => i);
     writing = writeObject(
       lake.storage,
-      lake.objectPath(pool.id, id),
+      lake.objectPaths(pool.id, id),
       id,
       buf,
       order,

@@ -1,28 +1,32 @@
-// `count()` over a pool without reading what the catalog already knows: with
-// no filter, or a filter that is exactly a key range, an object whose keys
-// all lie in the range contributes its record count from metadata; only the
-// objects that straddle the range are read (the parts the seek index
-// allows) and their matching values counted.
+// `count()` over a pool, reading as little as it can: with no filter, or a
+// filter that is exactly a key range, an object whose keys all lie in the
+// range contributes its record count from metadata. Any other object the
+// filter may match is counted from its columns when they can tell which rows
+// pass, and from its rows (the parts the seek index allows) otherwise.
 
 import type { ValueReader } from "../formats/io.ts";
-import type { Expr } from "../query/runtime/expr.ts";
+import type { Expr, VectorFilter } from "../query/mod.ts";
 import { zctx } from "../zed/context.ts";
 import { TypeUint64 } from "../zed/types.ts";
 import { type Batch, Value } from "../zed/value.ts";
+import { openColumns } from "./columns/mod.ts";
 import type { Lake } from "./lake.ts";
 import type { DataObject } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
-import {
-  aboveLo,
-  belowHi,
-  type KeyRange,
-  spanComparable,
-  spanMayMatch,
-  spanWithin,
-} from "./prune.ts";
-import { column } from "./vectors.ts";
-import { PoolScan, type ScanStats } from "./scan.ts";
+import { type KeyRange, spanMayMatch, spanWithin } from "./prune.ts";
+import { countObjectRead, PoolScan, type ScanStats } from "./scan.ts";
+
+export interface CountPlan {
+  /** The filter's key range when the filter is exactly that range (or no filter: null). */
+  exact: KeyRange | null | undefined;
+  /** Keys outside this range cannot match. */
+  range: KeyRange | null;
+  filter: Expr | null;
+  vector: VectorFilter | null;
+  /** The fields the filter reads (the others need not be decoded), or null for all. */
+  fields: string[] | null;
+}
 
 export class CountScan implements ValueReader {
   private done = false;
@@ -32,9 +36,7 @@ export class CountScan implements ValueReader {
     private pool: PoolConfig,
     private key: PoolKey,
     private objects: DataObject[],
-    /** The filter's exact key range, or null when there is no filter. */
-    private range: KeyRange | null,
-    private filter: Expr | null,
+    private plan: CountPlan,
     private field: string,
     private stats: ScanStats,
   ) {}
@@ -42,66 +44,48 @@ export class CountScan implements ValueReader {
   async read(): Promise<Batch | null> {
     if (this.done) return null;
     this.done = true;
+    const { exact, range, filter, vector } = this.plan;
+    const stats = this.stats;
     let count = 0;
-    const partial: DataObject[] = [];
-    const r = this.range;
+    const rows: DataObject[] = [];
     for (const o of this.objects) {
-      if (r === null || spanWithin(o.span, o.first, o.last, r)) count += o.count;
-      else if (spanMayMatch(o.span, r)) partial.push(o);
-      else this.stats.objectsPruned++;
+      if (range !== null && !spanMayMatch(o.span, range)) {
+        stats.objectsPruned++;
+        continue;
+      }
+      if (exact !== undefined && (exact === null || spanWithin(o.span, o.first, o.last, exact))) {
+        // Every value passes: the catalog knows how many.
+        count += o.count;
+        countObjectRead(stats, o);
+        stats.recordsMatched += o.count;
+        stats.bytesMatched += o.bytes;
+        continue;
+      }
+      const cols = vector === null ? null : openColumns(this.lake, this.pool.id, o);
+      const sel = cols === null ? null : await vector!.select(cols);
+      if (sel === null) {
+        rows.push(o);
+        continue;
+      }
+      stats.objectsRead++;
+      count += sel.count;
+      countObjectRead(stats, o);
+      stats.recordsMatched += sel.count;
+      stats.bytesMatched += await cols!.selectedBytes(sel.rows);
     }
-    const scanned: DataObject[] = [];
-    for (const o of partial) {
-      const n = await this.countByColumn(o);
-      if (n === null) scanned.push(o);
-      else count += n;
-    }
-    if (scanned.length > 0) {
-      const scan = new PoolScan(this.lake, this.pool, this.key, scanned, {
-        range: r,
-        filter: this.filter,
-        fields: [],
-        stats: this.stats,
+    if (rows.length > 0) {
+      const scan = new PoolScan(this.lake, this.pool, this.key, rows, {
+        range,
+        filter,
+        fields: this.plan.fields,
+        ordered: false,
+        stats,
       });
       for (let b = await scan.read(); b !== null; b = await scan.read()) count += b.length;
     }
+    // As the reference: no values, no count.
+    if (count === 0) return null;
     const t = zctx.lookupRecordOf([this.field], [TypeUint64]);
     return [new Value(t, [count])];
   }
-
-  /**
-   * The values of an object whose keys are in the range, counted from the
-   * key's column: null when the key is nested or its values do not all
-   * compare with the range by value. The object is sorted by the key, so
-   * its column's dictionary lists the keys in pool order (nulls and missing
-   * keys last) and the indexes never decrease: two binary searches find the
-   * keys in range, two more the values that have them.
-   */
-  private async countByColumn(o: DataObject): Promise<number | null> {
-    const r = this.range!;
-    if (this.key.path.length !== 1 || !spanComparable(o.span, r)) return null;
-    const col = await column(this.lake, this.pool, this.key, o, this.key.path[0]);
-    const keyType = o.span.lo!.type;
-    const dict = col.dict;
-    let m = 0;
-    while (m < dict.length && dict[m].type === keyType && dict[m].body !== null) m++;
-    const desc = this.key.desc;
-    // In pool order the range's keys are a run: [a, b) of the dictionary.
-    const a = firstTrue(0, m, (d) => desc ? belowHi(dict[d], r) : aboveLo(dict[d], r));
-    const b = firstTrue(a, m, (d) => desc ? !aboveLo(dict[d], r) : !belowHi(dict[d], r));
-    const index = col.index;
-    const n = firstTrue(0, index.length, (i) => index[i] >= b) -
-      firstTrue(0, index.length, (i) => index[i] >= a);
-    return n;
-  }
-}
-
-/** The first i in [lo, hi) for which pred (false, then true) holds; hi if none. */
-function firstTrue(lo: number, hi: number, pred: (i: number) => boolean): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (pred(mid)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }

@@ -63,7 +63,7 @@ export function onTip(lake: Lake, poolId: KSUID, branch: string, objectId: KSUID
 /** Removes object files that no commit came to name. */
 export async function removeWritten(lake: Lake, pool: PoolConfig, written: WrittenObject[]) {
   for (const w of written) {
-    await lake.storage.remove(lake.objectPath(pool.id, w.object.id)).catch(() => {});
+    await lake.removeObjectFiles(pool.id, w.object.id);
   }
   written.length = 0;
 }
@@ -214,7 +214,7 @@ export async function deleteWhere(
           written.push(
             await writeObject(
               lake.storage,
-              lake.objectPath(pool.id, id),
+              lake.objectPaths(pool.id, id),
               id,
               rest,
               order,

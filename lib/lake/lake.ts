@@ -50,6 +50,22 @@ export class Lake {
     return `${this.poolDir(poolId)}/data/${toBase62(objectId)}.zng`;
   }
 
+  /** The Arrow file of an object's columns. */
+  columnsPath(poolId: KSUID, objectId: KSUID): string {
+    return `${this.poolDir(poolId)}/columns/${toBase62(objectId)}.arrow`;
+  }
+
+  /** Removes an object's files (after a failed write; vacuum for committed ones). */
+  async removeObjectFiles(poolId: KSUID, objectId: KSUID): Promise<void> {
+    await this.storage.remove(this.objectPath(poolId, objectId)).catch(() => {});
+    await this.storage.remove(this.columnsPath(poolId, objectId)).catch(() => {});
+  }
+
+  /** Where a new object's files go. */
+  objectPaths(poolId: KSUID, objectId: KSUID): { data: string; columns: string } {
+    return { data: this.objectPath(poolId, objectId), columns: this.columnsPath(poolId, objectId) };
+  }
+
   /** Subscribes to lake events; returns the unsubscribe function. */
   subscribe(fn: (e: LakeEvent) => void): () => void {
     this.listeners.add(fn);

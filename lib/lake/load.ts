@@ -72,8 +72,8 @@ export async function load(
     // One object is written while the next buffer fills.
     await writing;
     const id = newKSUID();
-    const path = lake.objectPath(pool.id, id);
-    writing = writeObject(lake.storage, path, id, buf, buf.order(key), key, pool.seekStride)
+    const paths = lake.objectPaths(pool.id, id);
+    writing = writeObject(lake.storage, paths, id, buf, buf.order(key), key, pool.seekStride)
       .then((w) => {
         written.push(w);
       });
@@ -149,7 +149,7 @@ export function requestMeta(text: string | undefined): string | null {
 /** Removes object files no commit refers to (after a failed load). */
 async function removeObjects(lake: Lake, pool: PoolConfig, written: WrittenObject[]) {
   for (const w of written) {
-    await lake.storage.remove(lake.objectPath(pool.id, w.object.id)).catch(() => {});
+    await lake.removeObjectFiles(pool.id, w.object.id);
   }
 }
 

@@ -8,6 +8,7 @@ import { NULL } from "../query/runtime/values.ts";
 import type { Value } from "../zed/value.ts";
 import type { Catalog } from "./catalog/catalog.ts";
 import { type KSUID, toHex } from "./ksuid.ts";
+import { type ColumnsManifest, parseManifest } from "./columns/mod.ts";
 
 /**
  * The keys of an object's values, for pruning: the least and greatest
@@ -31,6 +32,10 @@ export interface DataObject {
   count: number;
   /** Size of the ZNG file in bytes. */
   size: number;
+  /** Total size of the values' bodies (what QueryStats count as bytes read). */
+  bytes: number;
+  /** What the object's columns file holds, or null when it has none (yet). */
+  columns: ColumnsManifest | null;
 }
 
 /** A point where a new ZNG stream starts in an object. */
@@ -52,6 +57,8 @@ interface ObjectRow {
   key_mixed: number;
   count: number;
   size: number;
+  bytes: number | null;
+  vector: string | null;
 }
 
 const objectCache = new Map<string, DataObject>();
@@ -78,6 +85,9 @@ function fromRow(r: ObjectRow): DataObject {
     },
     count: r.count,
     size: r.size,
+    // Lakes from before body sizes were kept: estimated from the file's size.
+    bytes: r.bytes ?? r.size,
+    columns: r.vector === null ? null : parseManifest(r.vector),
   };
 }
 
@@ -89,8 +99,9 @@ export function insertObject(
   seek: SeekEntry[],
 ): void {
   cat.run(
-    `INSERT INTO objects (id, pool_id, first, last, key_lo, key_hi, key_mixed, count, size)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO objects (id, pool_id, first, last, key_lo, key_hi, key_mixed, count, size,
+       bytes, vector)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     o.id,
     poolId,
     zson(o.first),
@@ -100,6 +111,8 @@ export function insertObject(
     o.span.mixed ? 1 : 0,
     o.count,
     o.size,
+    o.bytes,
+    o.columns === null ? null : JSON.stringify(o.columns),
   );
   seek.forEach((e, seq) => {
     cat.run(
@@ -113,7 +126,7 @@ export function insertObject(
   });
 }
 
-const OBJECT_COLUMNS = "id, first, last, key_lo, key_hi, key_mixed, count, size";
+const OBJECT_COLUMNS = "id, first, last, key_lo, key_hi, key_mixed, count, size, bytes, vector";
 
 /** The metadata of the objects with these ids, in the same order; absent ones are left out. */
 export function getObjects(cat: Catalog, ids: KSUID[]): DataObject[] {
@@ -155,6 +168,22 @@ export function seekIndex(cat: Catalog, id: KSUID): SeekEntry[] {
     seekCache.set(key, entries);
   }
   return entries;
+}
+
+/** Records the columns written for an object made before columns were (the upgrade). */
+export function setObjectColumns(cat: Catalog, id: KSUID, manifest: ColumnsManifest): void {
+  cat.run("UPDATE objects SET vector = ? WHERE id = ?", JSON.stringify(manifest), id);
+  const o = objectCache.get(toHex(id));
+  if (o !== undefined) o.columns = manifest;
+}
+
+/** Objects of a pool that have no columns yet. */
+export function objectsWithoutColumns(cat: Catalog, poolId: KSUID): DataObject[] {
+  const ids = cat.all<{ id: Uint8Array }>(
+    "SELECT id FROM objects WHERE pool_id = ? AND vector IS NULL",
+    poolId,
+  ).map((r) => r.id);
+  return getObjects(cat, ids);
 }
 
 /** Forgets cached metadata of objects (when their pool is dropped). */

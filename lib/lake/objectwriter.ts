@@ -14,6 +14,7 @@ import type { DataObject, KeySpan, SeekEntry } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { SortBuffer } from "./sortbuffer.ts";
 import type { Storage } from "./storage.ts";
+import { buildColumns, encodeColumns } from "./columns/mod.ts";
 
 /** Bytes gathered before they go to the file. */
 const WRITE_CHUNK = 1 << 20;
@@ -23,7 +24,33 @@ export interface WrittenObject {
   seek: SeekEntry[];
 }
 
+/** Where an object's files go: its ZNG rows and its Arrow columns. */
+export interface ObjectPaths {
+  data: string;
+  columns: string;
+}
+
+/**
+ * Writes an object's ZNG file, then its columns (columns/), each whole or
+ * not at all; the object's metadata carries the columns' manifest.
+ */
 export async function writeObject(
+  storage: Storage,
+  paths: ObjectPaths,
+  id: KSUID,
+  buf: SortBuffer,
+  order: Uint32Array,
+  key: PoolKey,
+  seekStride: number,
+): Promise<WrittenObject> {
+  const written = await writeRows(storage, paths.data, id, buf, order, key, seekStride);
+  const { bytes, manifest } = encodeColumns(buildColumns(buf.encoded(), order));
+  await storage.createAtomic(paths.columns, (sink) => sink.write(bytes));
+  written.object.columns = manifest;
+  return written;
+}
+
+async function writeRows(
   storage: Storage,
   path: string,
   id: KSUID,
@@ -64,6 +91,8 @@ export async function writeObject(
     span: spanOf(keys, order, key),
     count: order.length,
     size,
+    bytes: buf.bodyBytes,
+    columns: null,
   };
   return { object, seek };
 }

@@ -23,6 +23,8 @@ export interface LakeQueryOptions {
   stats?: ScanStats;
   /** Whether `file` sources may read local files: the CLI's choice; never for the service. */
   allowFiles?: boolean;
+  /** Stops the work sources do on their own (a sort or summarize they perform) when aborted. */
+  signal?: AbortSignal;
 }
 
 /** A query compiled and its sources opened, ready to run. */
@@ -44,7 +46,12 @@ export function prepareLakeQuery(
   const query = compileQuery(text.trim() === "" ? "*" : text, { defaultSource: HEAD_SOURCE });
   const stats = opts.stats ?? newScanStats();
   const readers = query.sources!.map((plan) =>
-    openLakeSource(lake, plan, { head: opts.head, stats, allowFiles: opts.allowFiles })
+    openLakeSource(lake, plan, {
+      head: opts.head,
+      stats,
+      allowFiles: opts.allowFiles,
+      signal: opts.signal,
+    })
   );
   return { query, readers, stats };
 }
@@ -57,6 +64,6 @@ export async function runLakeQuery(
   opts: LakeQueryOptions = {},
 ): Promise<ScanStats> {
   const p = prepareLakeQuery(lake, text, opts);
-  await runQuery(p.query, p.readers, writer);
+  await runQuery(p.query, p.readers, writer, { signal: opts.signal });
   return p.stats;
 }

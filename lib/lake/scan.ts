@@ -3,7 +3,9 @@
 // query's leading filter are skipped, and within an object only the streams
 // the seek index says may hold such keys are read. Objects whose spans
 // overlap are merged; the others are read one after another. The leading
-// filter is applied here, so what was read and what matched are counted.
+// filter is applied here, per object, so what was read and what matched are
+// counted: from an object's columns when they can tell which rows pass (only
+// the streams holding those rows are then read), else value by value.
 
 import { BATCH_SIZE, type ValueReader } from "../formats/io.ts";
 import { ZngDecoder } from "../formats/zng/reader.ts";
@@ -15,6 +17,8 @@ import type { Batch, Value } from "../zed/value.ts";
 import { ByteWriter } from "../zed/bytes.ts";
 import { appendTagged, encodeBody } from "../zed/zcode.ts";
 import type { Lake } from "./lake.ts";
+import type { VectorFilter } from "../query/mod.ts";
+import type { ObjectColumns } from "./columns/mod.ts";
 import { type DataObject, type SeekEntry, seekIndex } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
 import { type KeyRange, seekStreams, spanMayMatch } from "./prune.ts";
@@ -62,6 +66,10 @@ interface ObjectPart {
   object: DataObject;
   offset: number;
   length: number;
+  /** The object's row number at offset. */
+  firstRow: number;
+  /** The rows that pass the filter, from columns (1 per passing row), or null. */
+  rows: Uint8Array | null;
 }
 
 export interface ScanOptions {
@@ -78,6 +86,12 @@ export interface ScanOptions {
    * last), when an index knows them: only the streams holding those are read.
    */
   records?: (o: DataObject) => [number, number] | undefined;
+  /**
+   * The filter over columns, and the columns of an object (null when it has
+   * none): objects whose columns can tell which rows pass read only the
+   * streams holding those; the others have the filter applied to their values.
+   */
+  vector?: { filter: VectorFilter; columns: (o: DataObject) => ObjectColumns | null };
   stats?: ScanStats;
 }
 
@@ -109,23 +123,29 @@ export function projection(
   };
 }
 
-/** Values of one part of an object, batch by batch. */
+/** The values of one part of an object that pass the filter, batch by batch. */
 class ObjectStream {
   private chunks: AsyncIterator<Uint8Array>;
   private decoder: ZngDecoder;
   private ended = false;
   /** Body bytes already added to the stats. */
   private counted = 0;
+  /** The object row number of the next value decoded. */
+  private row: number;
+  private scratch: ByteWriter | null = null;
 
   constructor(
     lake: Lake,
     pool: PoolConfig,
-    part: ObjectPart,
+    private part: ObjectPart,
     private stats: ScanStats,
     project: Projection | undefined,
-    private sizes: BatchSizes | null,
+    /** Applied to values when the part has no row selection. */
+    private filter: Expr | null,
   ) {
-    this.decoder = new ZngDecoder(undefined, { project, sizes: sizes !== null });
+    const sizes = filter !== null || part.rows !== null;
+    this.decoder = new ZngDecoder(undefined, { project, sizes });
+    this.row = part.firstRow;
     const path = lake.objectPath(pool.id, part.object.id);
     this.chunks = lake.storage.readRange(path, part.offset, part.length)[Symbol.asyncIterator]();
   }
@@ -135,12 +155,12 @@ class ObjectStream {
       const r = this.decoder.next();
       if (r === null) return null;
       if (Array.isArray(r)) {
-        this.stats.recordsRead += r.length;
-        const body = this.decoder.bodyBytes;
-        this.stats.bytesRead += body - this.counted;
-        this.counted = body;
-        this.sizes?.set(r, this.decoder.sizes);
-        return r;
+        const out = this.pass(r);
+        if (out.length > 0) return out;
+        // Batches the filter drops entirely never reach the runner, which
+        // would otherwise give the event loop its turns.
+        await maybeYield();
+        continue;
       }
       if (r !== undefined) continue; // control frames do not occur in data objects
       if (this.ended) {
@@ -158,13 +178,59 @@ class ObjectStream {
     }
   }
 
+  /** Counts a decoded batch and returns what of it passes the filter. */
+  private pass(batch: Value[]): Value[] {
+    const stats = this.stats;
+    const rows = this.part.rows;
+    const first = this.row;
+    this.row += batch.length;
+    const body = this.decoder.bodyBytes;
+    const read = body - this.counted;
+    this.counted = body;
+    if (rows !== null) {
+      // Read and matched were counted from the columns.
+      const sizes = this.decoder.sizes;
+      const out: Value[] = [];
+      for (let i = 0; i < batch.length; i++) {
+        if (rows[first + i] === 1) {
+          out.push(batch[i]);
+          stats.bytesMatched += sizes[i];
+        }
+      }
+      return out;
+    }
+    stats.recordsRead += batch.length;
+    stats.bytesRead += read;
+    const pred = this.filter;
+    if (pred === null) {
+      stats.recordsMatched += batch.length;
+      stats.bytesMatched += read;
+      return batch;
+    }
+    const out: Value[] = [];
+    const sizes = this.decoder.sizes;
+    for (let i = 0; i < batch.length; i++) {
+      const r = filterOne(batch[i], pred(batch[i]));
+      if (r === undefined) continue;
+      out.push(r);
+      stats.recordsMatched++;
+      if (r === batch[i]) {
+        stats.bytesMatched += sizes[i];
+        continue;
+      }
+      // An error in place of the value: its own size.
+      const scratch = this.scratch ??= new ByteWriter(256);
+      scratch.reset();
+      appendTagged(scratch, r.type, r.body);
+      stats.bytesMatched += scratch.pos - tagLength(scratch.buf);
+    }
+    return out;
+  }
+
   async close(): Promise<void> {
     await this.chunks.return?.();
   }
 }
-
-/** The body size of each value of the batches a scan reads (for bytes matched). */
-type BatchSizes = WeakMap<Value[], number[]>;
 
 /** A value source that is either one stream or a merge of several. */
 interface Stream {
@@ -231,7 +297,6 @@ class MergeStream implements Stream {
   constructor(
     private streams: { stream: Stream; first: Value }[],
     private key: PoolKey,
-    private sizes: BatchSizes | null,
   ) {}
 
   private less(a: Cursor, b: Cursor): boolean {
@@ -279,8 +344,6 @@ class MergeStream implements Stream {
     }
     const heap = this.heap, key = this.key, streams = this.streams;
     const out: Value[] = [];
-    const outSizes: number[] | null = this.sizes === null ? null : [];
-    this.sizes?.set(out, outSizes!);
     for (;;) {
       while (
         this.opened < streams.length &&
@@ -294,7 +357,6 @@ class MergeStream implements Stream {
       if (out.length >= BATCH_SIZE) return out;
       const top = heap[0];
       out.push(top.value);
-      if (outSizes !== null) outSizes.push(this.sizes!.get(top.batch)?.[top.i] ?? 0);
       const i = top.i + 1;
       if (i < top.batch.length) {
         top.at(i, key.keyOf(top.batch[i]));
@@ -343,9 +405,6 @@ export class PoolScan implements ValueReader {
   private g = 0;
   private current: Stream | null = null;
   private project: Projection | undefined;
-  private scratch = new ByteWriter(256);
-  /** Value sizes by batch, kept when a filter needs them for bytes matched. */
-  private sizes: BatchSizes | null;
 
   constructor(
     private lake: Lake,
@@ -356,7 +415,6 @@ export class PoolScan implements ValueReader {
   ) {
     this.stats = opts.stats ?? newScanStats();
     this.project = projection(opts.fields, key);
-    this.sizes = opts.filter === null ? null : new WeakMap();
     this.groups = groupOverlapping(this.plan(objects), (p) => p.object, key);
   }
 
@@ -368,7 +426,7 @@ export class PoolScan implements ValueReader {
     for (const o of objects) {
       const rows = records?.(o);
       if (r === null && rows === undefined) {
-        parts.push({ object: o, offset: 0, length: o.size });
+        parts.push({ object: o, offset: 0, length: o.size, firstRow: 0, rows: null });
         continue;
       }
       if (r !== null && !spanMayMatch(o.span, r)) {
@@ -386,22 +444,60 @@ export class PoolScan implements ValueReader {
         this.stats.objectsPruned++;
         continue;
       }
-      const [first, last] = streams;
-      const offset = entries.length === 0 ? 0 : entries[first].offset;
-      const end = last + 1 < entries.length ? entries[last + 1].offset : o.size;
-      parts.push({ object: o, offset, length: end - offset });
+      parts.push(streamsPart(o, entries, streams));
     }
     return parts;
+  }
+
+  /**
+   * A part narrowed to the streams holding the rows its object's columns
+   * pass, counted as read; null when none pass. Unchanged when the columns
+   * cannot tell.
+   */
+  private async selected(p: ObjectPart): Promise<ObjectPart | null> {
+    const v = this.opts.vector!;
+    const o = p.object;
+    const cols = v.columns(o);
+    const sel = cols === null ? null : await v.filter.select(cols);
+    if (sel === null) return p;
+    const entries = seekIndex(this.lake.catalog, o.id);
+    const end = p.firstRow + partRows(p, entries);
+    this.stats.objectsRead++;
+    this.stats.recordsRead += end - p.firstRow;
+    this.stats.bytesRead += await cols!.selectedBytes(null, p.firstRow, end);
+    const rows = sel.rows;
+    let first = -1, last = -1;
+    for (let i = p.firstRow; i < end; i++) {
+      if (rows[i] === 1) {
+        if (first < 0) first = i;
+        last = i;
+      }
+    }
+    if (first < 0) return null;
+    let matched = 0;
+    for (let i = first; i <= last; i++) matched += rows[i];
+    this.stats.recordsMatched += matched;
+    if (entries.length === 0) return { ...p, rows };
+    const narrowed = streamsPart(o, entries, recordStreams(entries, [first, last]));
+    return { ...narrowed, rows };
   }
 
   async read(): Promise<Batch | null> {
     for (;;) {
       if (this.current === null) {
         if (this.g >= this.groups.length) return null;
-        const group = this.groups[this.g++];
-        this.stats.objectsRead += group.length;
+        let group = this.groups[this.g++];
+        if (this.opts.vector !== undefined && this.opts.filter !== null) {
+          const kept: ObjectPart[] = [];
+          for (const p of group) {
+            const q = await this.selected(p);
+            if (q !== null) kept.push(q);
+          }
+          group = kept;
+          if (group.length === 0) continue;
+        } else this.stats.objectsRead += group.length;
         const streams = group.map((p) =>
-          new ObjectStream(this.lake, this.pool, p, this.stats, this.project, this.sizes)
+          new ObjectStream(this.lake, this.pool, p, this.stats, this.project, this.opts.filter)
         );
         this.current = streams.length === 1
           ? streams[0]
@@ -410,49 +506,16 @@ export class PoolScan implements ValueReader {
           : new MergeStream(
             streams.map((stream, k) => ({ stream, first: group[k].object.first })),
             this.key,
-            this.sizes,
           );
       }
-      const before = this.stats.bytesRead;
       const batch = await this.current.next();
       if (batch === null) {
         await this.current.close();
         this.current = null;
         continue;
       }
-      const out = this.applyFilter(batch, this.stats.bytesRead - before);
-      this.stats.recordsMatched += out.length;
-      if (out.length > 0) return out;
-      // Batches the filter drops entirely never reach the runner, which
-      // would otherwise give the event loop its turns.
-      await maybeYield();
-    }
-  }
-
-  /** The values that pass the filter; read is the body bytes decoded for this batch. */
-  private applyFilter(batch: Value[], read: number): Value[] {
-    const pred = this.opts.filter;
-    if (pred === null) {
-      this.stats.bytesMatched += read;
       return batch;
     }
-    const out: Value[] = [];
-    const sizes = this.sizes?.get(batch);
-    const scratch = this.scratch;
-    for (let i = 0; i < batch.length; i++) {
-      const r = filterOne(batch[i], pred(batch[i]));
-      if (r === undefined) continue;
-      out.push(r);
-      if (r === batch[i] && sizes !== undefined) {
-        this.stats.bytesMatched += sizes[i];
-        continue;
-      }
-      // An error in place of the value (or sizes not known): its own size.
-      scratch.reset();
-      appendTagged(scratch, r.type, r.body);
-      this.stats.bytesMatched += scratch.pos - tagLength(scratch.buf);
-    }
-    return out;
   }
 
   async close(): Promise<void> {
@@ -460,6 +523,30 @@ export class PoolScan implements ValueReader {
     this.current = null;
     this.g = this.groups.length;
   }
+}
+
+/** The part of an object from seek stream first to last. */
+function streamsPart(o: DataObject, entries: SeekEntry[], [first, last]: [number, number]) {
+  const offset = entries.length === 0 ? 0 : entries[first].offset;
+  const end = last + 1 < entries.length ? entries[last + 1].offset : o.size;
+  const firstRow = entries.length === 0 ? 0 : entries[first].count;
+  return { object: o, offset, length: end - offset, firstRow, rows: null };
+}
+
+/** How many rows a part holds. */
+function partRows(p: ObjectPart, entries: SeekEntry[]): number {
+  const end = p.offset + p.length;
+  for (const e of entries) if (e.offset >= end) return e.count - p.firstRow;
+  return p.object.count - p.firstRow;
+}
+
+/**
+ * Counts a whole object as read without decoding it (its columns or metadata
+ * answered for it), as the reference, which reads it, counts it.
+ */
+export function countObjectRead(stats: ScanStats, o: DataObject): void {
+  stats.recordsRead += o.count;
+  stats.bytesRead += o.bytes;
 }
 
 /** The streams (first, last seek entry) that hold the records at positions rows[0]..rows[1]. */

@@ -7,6 +7,7 @@ import { ID_INT8, ID_STRING, ID_UINT8, isNumber, type Type, underId } from "../z
 import type { Value } from "../zed/value.ts";
 import { appendTagged } from "../zed/zcode.ts";
 import type { PoolKey } from "./poolkey.ts";
+import type { EncodedValues } from "./columns/build.ts";
 
 /** Chunks start small (most loads are small) and double up to this size. */
 const FIRST_CHUNK = 256 << 10;
@@ -71,6 +72,17 @@ export class SortBuffer {
   /** The body of value i (a view into the buffer). */
   body(i: number): Uint8Array {
     return this.chunks[this.chunkOf[i]].buf.subarray(this.bodyAt[i], this.endAt[i]);
+  }
+
+  /** Where the values' encoded bodies are, for building columns (columns/build.ts). */
+  encoded(): EncodedValues {
+    return {
+      types: this.types,
+      bufs: this.chunks.map((c) => c.buf),
+      chunk: this.chunkOf,
+      start: this.bodyAt,
+      end: this.endAt,
+    };
   }
 
   /** The indexes of the values in pool order (a stable sort). */

@@ -4,13 +4,21 @@
 
 import { LochError } from "../errors.ts";
 import { ConcatReader, type ValueReader } from "../formats/io.ts";
-import type * as ast from "../query/ast.ts";
-import type { SourcePlan } from "../query/compiler/compile.ts";
-import { filterOne } from "../query/ops/where.ts";
-import { openFileSource } from "../query/sources.ts";
-import type { Expr } from "../query/runtime/expr.ts";
-import { globToRegexp } from "../query/expr/glob.ts";
-import { compileRegexp } from "../query/expr/regexp.ts";
+import {
+  type ast,
+  compileRegexp,
+  type Expr,
+  FALSE,
+  filterOne,
+  globToRegexp,
+  LimitReader,
+  openFileSource,
+  OpReader,
+  type Pushdown,
+  type SourcePlan,
+  TRUE,
+  type VectorFilter,
+} from "../query/mod.ts";
 import type { Batch, Value } from "../zed/value.ts";
 import { findBranch, getBranch } from "./branches.ts";
 import { getCommit, snapshotAt } from "./commits.ts";
@@ -20,13 +28,21 @@ import { commitMeta, type CommitView, lakeMeta, poolMeta } from "./meta.ts";
 import { getObjects, tipObjects } from "./objects.ts";
 import { PoolKey } from "./poolkey.ts";
 import { listPools, lookupPool, notFound, type PoolConfig } from "./pools.ts";
-import { exactKeyRange, intersectRanges, keyInRange, type KeyRange, keyRange } from "./prune.ts";
-import { FALSE, TRUE } from "../query/runtime/values.ts";
+import {
+  exactKeyRange,
+  intersectRanges,
+  keyInRange,
+  type KeyRange,
+  keyRange,
+  spanMayMatch,
+} from "./prune.ts";
 import { CountScan } from "./count.ts";
-import { GroupCountScan } from "./groupcount.ts";
+import { SummarizeScan } from "./summarize.ts";
+import { TopKScan } from "./topk.ts";
+import { openColumns } from "./columns/mod.ts";
 import type { DataObject } from "./objects.ts";
 import { ID_INT8, ID_UINT8, underId } from "../zed/types.ts";
-import { newScanStats, PoolScan, type ScanStats } from "./scan.ts";
+import { newScanStats, PoolScan, type ScanOptions, type ScanStats } from "./scan.ts";
 import { IndexedPoolScan } from "./index/indexedscan.ts";
 import { tipIndexes } from "./index/store.ts";
 import { indexTerms } from "./index/terms.ts";
@@ -43,6 +59,8 @@ export interface SourceOptions {
   stats?: ScanStats;
   /** Whether `file` sources may read local files (the CLI) or not (the service; the default). */
   allowFiles?: boolean;
+  /** Stops what sources do on their own (sorting, summarizing) when aborted. */
+  signal?: AbortSignal;
 }
 
 /** The reader for a compiled query's source. */
@@ -89,92 +107,210 @@ function openPoolSource(
     }
     const view = resolveCommit(lake, pool, commit ?? branchDefault);
     if (meta !== null) return new ValuesReader(commitMeta(lake, view, meta), filter);
-    const key = PoolKey.of(pool);
-    const f = plan.filter;
-    const bounds = rangeClause(plan);
-    const pred = bounds === null ? filter : boundedFilter(key, bounds, filter);
-    if (pools.length === 1) {
-      const count = countScan(lake, view, key, plan, bounds, pred, stats);
-      if (count !== null) return count;
-      const groups = groupCountScan(lake, view, key, plan, bounds, pred, stats);
-      if (groups !== null) return groups;
-      markSorted(plan, key, view.objects);
-    }
-    const range = f !== null && f.fieldsOnly ? keyRange(f.ast, key.path) : null;
-    const scanOpts = {
-      range: intersectRanges(range, bounds),
-      filter: pred,
-      fields: plan.fields,
-      ordered: plan.ordered,
-      stats,
-    };
-    // Field indexes may skip objects (or parts) for equality terms.
-    const terms = f !== null && f.fieldsOnly && view.indexes.length > 0 ? indexTerms(f.ast) : null;
-    if (terms !== null) {
-      return new IndexedPoolScan(lake, pool, key, view.objects, view.indexes, terms, scanOpts);
-    }
-    return new PoolScan(lake, pool, key, view.objects, scanOpts);
+    return new PoolReading(lake, view, plan, stats, opts.signal).open();
   });
   return readers.length === 1 ? readers[0] : new ConcatReader(readers);
 }
 
-/** A count from metadata when the plan's count follows no filter or an exact key range. */
-function countScan(
-  lake: Lake,
-  view: CommitView,
-  key: PoolKey,
-  plan: SourcePlan,
-  bounds: KeyRange | null,
-  pred: Expr | null,
-  stats: ScanStats,
-): CountScan | null {
-  if (plan.count === null) return null;
-  const range = exactRange(plan, key, bounds);
-  if (range === undefined) return null;
-  plan.count.bySource = true;
-  return new CountScan(lake, view.pool, key, view.objects, range, pred, plan.count.field, stats);
+/** How one pool's snapshot is read for a plan: its filter, and its pushdown carried out. */
+class PoolReading {
+  private key: PoolKey;
+  /** The `range L to U` clause's bounds. */
+  private bounds: KeyRange | null;
+  /** The filter, with values outside the range clause dropped first. */
+  private pred: Expr | null;
+  /** Keys outside this range cannot pass. */
+  private range: KeyRange | null;
+  /** The filter over columns (not with a range clause, which it does not see). */
+  private vector: VectorFilter | null;
+
+  constructor(
+    private lake: Lake,
+    private view: CommitView,
+    private plan: SourcePlan,
+    private stats: ScanStats,
+    private signal: AbortSignal | undefined,
+  ) {
+    this.key = PoolKey.of(view.pool);
+    const f = plan.filter;
+    this.bounds = rangeClause(plan);
+    const pred = f?.pred ?? null;
+    this.pred = this.bounds === null ? pred : boundedFilter(this.key, this.bounds, pred);
+    const range = f !== null && f.fieldsOnly ? keyRange(f.ast, this.key.path) : null;
+    this.range = intersectRanges(range, this.bounds);
+    this.vector = this.bounds === null && useColumns() ? f?.vector ?? null : null;
+  }
+
+  open(): ValueReader {
+    const p = this.plan.pushdown;
+    switch (p?.kind) {
+      case "count":
+        return this.count(p.field);
+      case "summarize":
+        return new SummarizeScan(
+          this.lake,
+          this.view.pool,
+          this.key,
+          this.view.objects,
+          {
+            make: p.make,
+            vector: useColumns() ? p.vector : null,
+            orderFree: p.orderFree,
+            range: this.range,
+            filter: this.pred,
+            vectorFilter: this.vector,
+            fields: this.plan.fields,
+          },
+          this.stats,
+          this.signal,
+        );
+      case "sort":
+        return this.sort(p);
+    }
+    return this.scan(this.plan.ordered);
+  }
+
+  /** The values that pass the filter, in pool order unless unordered. */
+  private scan(ordered: boolean): ValueReader {
+    const { lake, view, plan } = this;
+    const f = plan.filter;
+    const opts: ScanOptions = {
+      range: this.range,
+      filter: this.pred,
+      fields: plan.fields,
+      ordered,
+      stats: this.stats,
+    };
+    if (this.vector !== null) {
+      opts.vector = { filter: this.vector, columns: (o) => openColumns(lake, view.pool.id, o) };
+    }
+    // Field indexes may skip objects (or parts) for equality terms.
+    const terms = f !== null && f.fieldsOnly && view.indexes.length > 0 ? indexTerms(f.ast) : null;
+    if (terms !== null) {
+      return new IndexedPoolScan(
+        lake,
+        view.pool,
+        this.key,
+        view.objects,
+        view.indexes,
+        terms,
+        opts,
+      );
+    }
+    return new PoolScan(lake, view.pool, this.key, view.objects, opts);
+  }
+
+  private count(field: string): ValueReader {
+    const f = this.plan.filter;
+    // The filter passes exactly the keys of a range (or everything), so metadata can count.
+    let exact: KeyRange | null | undefined = undefined;
+    if (f === null) exact = this.bounds;
+    else if (f.fieldsOnly && this.bounds === null) {
+      exact = exactKeyRange(f.ast, this.key.path) ?? undefined;
+    }
+    return new CountScan(
+      this.lake,
+      this.view.pool,
+      this.key,
+      this.view.objects,
+      {
+        exact,
+        range: this.range,
+        filter: this.pred,
+        vector: this.vector,
+        fields: this.plan.fields,
+      },
+      field,
+      this.stats,
+    );
+  }
+
+  private sort(p: Pushdown & { kind: "sort" }): ValueReader {
+    const key = this.key;
+    const onKey = p.path.length === key.path.length && p.path.every((x, i) => x === key.path[i]);
+    const numericOrder = this.view.objects.every(comparesAsPoolOrder);
+    if (onKey && numericOrder && !p.nullsFirst) {
+      if (p.reverse === key.desc) {
+        // The pool's own order.
+        const scan = this.scan(true);
+        return p.limit === null ? scan : new LimitReader(scan, p.limit);
+      }
+      if (p.limit !== null && p.limit > 0 && this.bounds === null) {
+        return new TopKReader(this, p);
+      }
+    }
+    return new OpReader(this.scan(true), p.make, this.signal);
+  }
+
+  /** The top-k read, falling back to a full sort when it comes up short. */
+  topK(p: Pushdown & { kind: "sort" }): TopKScan {
+    const live = this.range === null
+      ? this.view.objects
+      : this.view.objects.filter((o) => spanMayMatch(o.span, this.range!));
+    return new TopKScan(
+      this.lake,
+      this.view.pool,
+      this.key,
+      live,
+      p.limit!,
+      this.pred,
+      this.stats,
+    );
+  }
+
+  fullSort(p: Pushdown & { kind: "sort" }): ValueReader {
+    return new OpReader(this.scan(true), p.make, this.signal);
+  }
 }
 
-/** The key range within which a filter (and range clause) passes exactly every value, if any. */
-function exactRange(
-  plan: SourcePlan,
-  key: PoolKey,
-  bounds: KeyRange | null,
-): KeyRange | null | undefined {
-  const f = plan.filter;
-  if (f === null) return bounds;
-  // (With a range clause too, the filter's own range is not the whole story.)
-  if (!f.fieldsOnly || bounds !== null) return undefined;
-  return exactKeyRange(f.ast, key.path) ?? undefined;
+/** A top-k read by the pool key; a full sort instead when it found fewer values with keys. */
+class TopKReader implements ValueReader {
+  private inner: ValueReader | null = null;
+  constructor(private reading: PoolReading, private p: Pushdown & { kind: "sort" }) {}
+
+  async read(): Promise<Batch | null> {
+    if (this.inner === null) {
+      const topk = this.reading.topK(this.p);
+      const first = await topk.read();
+      if (topk.found) {
+        this.inner = new ValuesReader(first ?? [], null);
+      } else {
+        this.inner = this.reading.fullSort(this.p);
+      }
+    }
+    return await this.inner.read();
+  }
+
+  close(): Promise<void> {
+    return this.inner?.close?.() ?? Promise.resolve();
+  }
 }
 
-/** `count() by fields` from columns, where the filter allows. */
-function groupCountScan(
-  lake: Lake,
-  view: CommitView,
-  key: PoolKey,
-  plan: SourcePlan,
-  bounds: KeyRange | null,
-  pred: Expr | null,
-  stats: ScanStats,
-): GroupCountScan | null {
-  const g = plan.groupCount;
-  if (g === null) return null;
-  const range = exactRange(plan, key, bounds);
-  if (range === undefined) return null;
-  const scan = GroupCountScan.make(
-    lake,
-    view.pool,
-    key,
-    view.objects,
-    range,
-    pred,
-    g.fields,
-    g.make,
-    stats,
-  );
-  if (scan !== null) g.bySource = true;
-  return scan;
+/**
+ * Whether the sort orders the object's keys as the pool does: not for mixed
+ * key types, nor for int8 or uint8 keys (which sort compares numerically but
+ * pool order byte-wise).
+ */
+function comparesAsPoolOrder(o: DataObject): boolean {
+  if (o.span.mixed) return false;
+  for (const k of [o.span.lo, o.span.hi]) {
+    if (k === null) continue;
+    const id = underId(k.type);
+    if (id === ID_INT8 || id === ID_UINT8) return false;
+  }
+  return true;
+}
+
+/** Whether queries use objects' columns (LOCH_COLUMNS=off turns them off, for comparison). */
+export function useColumns(): boolean {
+  return columnsSetting;
+}
+
+let columnsSetting = Deno.env.get("LOCH_COLUMNS") !== "off";
+
+/** Turns the use of columns by queries on or off (tests compare both paths). */
+export function setUseColumns(on: boolean): void {
+  columnsSetting = on;
 }
 
 /** `range L to U` as a key range (inclusive). */
@@ -193,25 +329,6 @@ function boundedFilter(key: PoolKey, bounds: KeyRange, filter: Expr | null): Exp
     if (!keyInRange(key.keyOf(v), bounds)) return FALSE;
     return filter === null ? TRUE : filter(v);
   };
-}
-
-/**
- * Marks the plan's sort as done when the scan's order is the one it asks
- * for: the pool key, in the pool's direction, nulls last. (Not for int8 or
- * uint8 keys, which sort compares numerically but pool order byte-wise.)
- */
-function markSorted(plan: SourcePlan, key: PoolKey, objects: DataObject[]): void {
-  const s = plan.sort;
-  if (s === null || s.nullsFirst || s.reverse !== key.desc) return;
-  if (s.path.length !== key.path.length || s.path.some((p, i) => p !== key.path[i])) return;
-  for (const o of objects) {
-    for (const k of [o.span.lo, o.span.hi]) {
-      if (k === null) continue;
-      const id = underId(k.type);
-      if (id === ID_INT8 || id === ID_UINT8) return;
-    }
-  }
-  s.bySource = true;
 }
 
 /** The pools a `from` names: one by name or id, HEAD, or every match of a pattern. */

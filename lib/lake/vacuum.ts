@@ -3,7 +3,7 @@
 // the pool added it — time travel to any such commit reads it, so it stays.
 // What is left is the work of deleted branches (and of commits on them):
 // their commits, the objects only they added, and those objects' files
-// (data, columns under vectors/, index objects). Unlike the reference's
+// (data, columns, index objects). Unlike the reference's
 // vacuum (Zed v1.10 on), which removes whatever one branch's tip no longer
 // shows and so breaks time travel, no commit of any branch loses data; and
 // the commits that could have named a removed object go too, so a query or
@@ -111,6 +111,8 @@ export async function vacuum(
   };
   for (const id of found.objects) {
     await take(lake.objectPath(pool.id, id));
+    await take(lake.columnsPath(pool.id, id));
+    // Columns as loch built them before they were written with the objects.
     await take(`${dir}/vectors/${toBase62(id)}`, true);
   }
   for (const x of found.indexes) await take(indexObjectPath(lake, pool.id, x.ruleId, x.objectId));
@@ -152,9 +154,10 @@ async function entries(path: string): Promise<Deno.DirEntry[]> {
 }
 
 const OBJECT_FILE = /^([0-9A-Za-z]{27})\.zng$/;
+const COLUMNS_FILE = /^([0-9A-Za-z]{27})\.arrow$/;
 const TEMPORARY = ".tmp-";
 
-/** Files under a pool's data, vectors and index directories that the catalog does not name. */
+/** Files under a pool's data, columns and index directories that the catalog does not name. */
 class OrphanSweep {
   private readonly dir: string;
 
@@ -178,7 +181,13 @@ class OrphanSweep {
       if (e.name.includes(TEMPORARY)) await add(path, false);
       else if (!this.knownObject(e.name.match(OBJECT_FILE)?.[1])) await add(path, false);
     }
-    // vectors/<object>/<column>.zng and temporaries
+    // columns/<object>.arrow and temporaries
+    for (const e of await entries(`${this.dir}/columns`)) {
+      const path = `${this.dir}/columns/${e.name}`;
+      if (e.name.includes(TEMPORARY)) await add(path, false);
+      else if (!this.knownObject(e.name.match(COLUMNS_FILE)?.[1])) await add(path, false);
+    }
+    // vectors/<object>/<column>.zng: columns older versions built at query time
     for (const e of await entries(`${this.dir}/vectors`)) {
       const path = `${this.dir}/vectors/${e.name}`;
       if (!e.isDirectory) continue;

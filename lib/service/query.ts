@@ -90,8 +90,8 @@ export function queryResponse(
   opts: QueryOptions,
   headers: Headers,
 ): Response {
-  const prepared = prepareLakeQuery(lake, text, { head: opts.head });
   const stream = new ResponseStream();
+  const prepared = prepareLakeQuery(lake, text, { head: opts.head, signal: stream.gone.signal });
   const ctrl = opts.ctrl && (format === "zjson" || format === "zng");
   const out = new QueryOutput(format, stream.sink, ctrl, prepared.stats);
   let finished!: () => void;

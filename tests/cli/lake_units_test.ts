@@ -167,6 +167,8 @@ function object(id: Uint8Array, first: number, last: number): DataObject {
     span: { lo: null, hi: null, mixed: false },
     count: 3,
     size: 32042,
+    bytes: 32042,
+    columns: null,
   };
 }
 

@@ -85,7 +85,7 @@ async function rewrite(
   const id = newKSUID();
   const w = await writeObject(
     lake.storage,
-    lake.objectPath(pool.id, id),
+    lake.objectPaths(pool.id, id),
     id,
     buf,
     buf.order(key),

@@ -37,25 +37,35 @@ Deno.test("whole values, search terms and unknown operators need every field", (
   assert.equal(demand("yield {...this}"), null);
 });
 
-Deno.test("from lifts the leading filter, a sort by one field and a plain count", () => {
+Deno.test("from lifts the leading filter, and a pool performs a sort, count or summarize", () => {
   const q1 = compileQuery("from p | x > 1 | sort -r ts | head 3");
   const p1 = q1.sources![0];
   assert.equal(p1.filter?.fieldsOnly, true);
-  assert.deepEqual(p1.sort, { path: ["ts"], reverse: true, nullsFirst: false, bySource: false });
-  assert.equal(p1.count, null);
+  assert.ok(p1.filter?.vector !== null, "the filter runs on columns");
+  const s1 = p1.pushdown;
+  assert.equal(s1?.kind, "sort");
+  if (s1?.kind === "sort") {
+    assert.deepEqual([s1.path, s1.reverse, s1.nullsFirst, s1.limit], [["ts"], true, false, 3]);
+  }
   assert.equal(p1.ordered, true);
 
   const q2 = compileQuery("from p | ts >= 1 | count()");
-  assert.deepEqual(q2.sources![0].count, { field: "count", bySource: false });
+  assert.deepEqual(q2.sources![0].pushdown, { kind: "count", field: "count" });
   assert.deepEqual(q2.sources![0].fields, ["ts"]);
   assert.equal(q2.sources![0].ordered, false);
 
   const q3 = compileQuery("from p | n:=count()");
-  assert.equal(q3.sources![0].count?.field, "n");
+  assert.deepEqual(q3.sources![0].pushdown, { kind: "count", field: "n" });
 
   const q4 = compileQuery("from p | count() by _path");
-  assert.equal(q4.sources![0].count, null);
+  const s4 = q4.sources![0].pushdown;
+  assert.equal(s4?.kind, "summarize");
+  if (s4?.kind === "summarize") assert.ok(s4.vector !== null, "columns can feed it");
   assert.equal(q4.sources![0].ordered, false);
+
+  // Files carry out no pushdown; the operators stay.
+  const q8 = compileQuery("file a.json | count()");
+  assert.equal(q8.sources![0].pushdown, null);
 
   const q5 = compileQuery("from p | collect(x) by y");
   assert.equal(q5.sources![0].ordered, true);

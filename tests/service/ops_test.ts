@@ -246,5 +246,6 @@ Deno.test("load: an upload that breaks off commits nothing", () =>
       (r) => r.body?.cancel(),
       () => {},
     );
-    assert.deepEqual(await zsonLines(s, "from p | count()"), ["{count:0(uint64)}"]);
+    // As the reference: an empty pool has no values, so no count.
+    assert.deepEqual(await zsonLines(s, "from p | count()"), []);
   }));

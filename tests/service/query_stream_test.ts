@@ -107,11 +107,14 @@ Deno.test("stream: a query with no output yet still stops when its client goes a
   const counter = { closed: 0 };
   return withServer(async (s) => {
     await bigPool(s);
-    // A sort outputs nothing until it has read everything.
+    // A sort outputs nothing until it has read everything. (After a yield,
+    // so that it runs in the query's operators, whose input is slowed below.)
     const ac = new AbortController();
     const res = fetch(`${s.url}/query`, {
       method: "POST",
-      body: new TextEncoder().encode(JSON.stringify({ query: "from big | sort -r s" })),
+      body: new TextEncoder().encode(
+        JSON.stringify({ query: "from big | yield this | sort -r s" }),
+      ),
       signal: ac.signal,
     }).catch(() => undefined);
     while (s.queries.length === 0) await sleep(5);

@@ -111,6 +111,11 @@ export const migrations: string[] = [
   `
   ALTER TABLE index_rules ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
   `,
+  // 3 → 4: the total size of an object's value bodies (QueryStats' bytes); the
+  // vector column now holds the manifest of the object's Arrow columns (JSON).
+  `
+  ALTER TABLE objects ADD COLUMN bytes INTEGER;
+  `,
 ];
 
 export const SCHEMA_VERSION = migrations.length;

@@ -5,7 +5,9 @@ import "../functions/mod.ts";
 import type * as ast from "../ast.ts";
 import type { Expr } from "../runtime/expr.ts";
 import type { Value } from "../../zed/value.ts";
-import type { Op, OpFactory } from "../runtime/op.ts";
+import type { Op } from "../runtime/op.ts";
+import type { Pushdown } from "../planner/pushdown.ts";
+import type { VectorFilter } from "../vector/filter.ts";
 import { parseQuery } from "../parser/parse.ts";
 import { OpCompiler } from "./ops.ts";
 import { Scope } from "./scope.ts";
@@ -31,28 +33,20 @@ export interface CompiledQuery {
 }
 
 /**
- * A `from` source and what the operators right after it ask of it, lifted
- * out so a source that can do better than the operators does it instead:
- * a pool scan applies the filter itself (pruning by the pool key), may
- * already be in the order a sort asks for, may count from metadata, and
- * decodes only the fields the query uses. The opener of the source must
- * apply the filter, and marks `bySource` on the sort or count it performed;
- * the operators it did not perform run as usual.
+ * A `from` source and what the planner gave it to do (planner/pushdown.ts):
+ * its lifted filter, and for a pool, the operators right after that it
+ * performs itself (taken off the operator chain). The opener of the source
+ * must apply the filter and carry out the pushdown.
  */
 export interface SourcePlan {
   source: ast.Source;
-  /** fieldsOnly: every name in the filter is a field (so it can constrain the pool key). */
-  filter: { ast: ast.Expr; pred: Expr; fieldsOnly: boolean } | null;
-  /** `sort <path>` (one field key) right after the source (and its filter). */
-  sort: { path: string[]; reverse: boolean; nullsFirst: boolean; bySource: boolean } | null;
-  /** `count()` with no keys right after the source (and its filter): the output field. */
-  count: { field: string; bySource: boolean } | null;
   /**
-   * `count() by f, ...` over top-level fields right after the source (and its
-   * filter): the fields, and the summarize the source feeds with counted keys
-   * when it can count from columns.
+   * fieldsOnly: every name in the filter is a field (so it can constrain the
+   * pool key); vector: the filter over columns, null when it cannot be.
    */
-  groupCount: { fields: string[]; make: OpFactory; bySource: boolean } | null;
+  filter: { ast: ast.Expr; pred: Expr; fieldsOnly: boolean; vector: VectorFilter | null } | null;
+  /** What the source performs after its filter (pool sources only), or null. */
+  pushdown: Pushdown | null;
   /** `range L to U`: the pool-key bounds (inclusive), evaluated. */
   range: { lower: Value | null; upper: Value | null } | null;
   /** Top-level fields the query reads, or null for all. */

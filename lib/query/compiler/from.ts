@@ -12,7 +12,9 @@ import { isError, MISSING, zson } from "../runtime/values.ts";
 import { fanIn } from "../runtime/channels.ts";
 import type { Op, OpFactory } from "../runtime/op.ts";
 import type { CompiledQuery, SourcePlan } from "./compile.ts";
-import { fieldDemand, fieldPathOf } from "./demand.ts";
+import { fieldDemand } from "./demand.ts";
+import { mentionsBound, planPushdown } from "../planner/pushdown.ts";
+import { compileVectorFilter } from "../vector/filter.ts";
 import type { OpCompiler } from "./ops.ts";
 import type { Scope } from "./scope.ts";
 
@@ -93,9 +95,7 @@ function sourceLeg(
   const plan: SourcePlan = {
     source: trunk.source,
     filter,
-    sort: null,
-    count: null,
-    groupCount: null,
+    pushdown: null,
     range: rangeOf(c, trunk.source, scope),
     fields: null,
     ordered: true,
@@ -161,46 +161,17 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
   const filter = ops.length > 0 ? filterOf(c, ops[0], liftScope) : null;
   if (filter !== null) ops = ops.slice(1);
   const fields = fieldDemand(filter === null ? all : all.slice(1), filter?.ast ?? null);
-  let lifted: OpFactory | null = null;
-  let sort: SourcePlan["sort"] = null;
-  let count: SourcePlan["count"] = null;
-  let groupCount: SourcePlan["groupCount"] = null;
-  if (ops.length > 0) {
-    const head = ops[0];
-    const sortPath = head.kind === "Sort" && head.args?.length === 1
-      ? fieldPathOf(head.args[0])
-      : null;
-    const countField = countOf(head);
-    const groupFields = mentionsBound(head, liftScope) ? null : groupCountOf(head);
-    if (sortPath !== null && sortPath.length > 0 && head.kind === "Sort") {
-      sort = {
-        path: sortPath,
-        reverse: head.order === "desc",
-        nullsFirst: head.nullsfirst,
-        bySource: false,
-      };
-    } else if (countField !== null) {
-      count = { field: countField, bySource: false };
-    }
-    if (sort !== null || count !== null) {
-      lifted = c.op(head, liftScope);
-      ops = ops.slice(1);
-    } else if (groupFields !== null) {
-      lifted = c.op(head, liftScope);
-      groupCount = { fields: groupFields, make: lifted, bySource: false };
-      ops = ops.slice(1);
-    }
-  }
+  const planned = pushesDown(trunk.source) ? planPushdown(c, ops, liftScope) : null;
+  if (planned !== null) ops = ops.slice(planned.taken);
   if (fromTrunk) trunkOps = ops;
   else rest = ops;
-  const ordered = count === null && groupCount === null &&
-    !(ops.length > 0 && orderFree(ops[0]));
+  const pushdown = planned?.pushdown ?? null;
+  const ordered = !(pushdown?.kind === "count" ||
+    (pushdown?.kind === "summarize" && pushdown.orderFree));
   const plan: SourcePlan = {
     source: trunk.source,
     filter,
-    sort,
-    count,
-    groupCount,
+    pushdown,
     range: rangeOf(c, trunk.source, scope),
     fields,
     ordered,
@@ -210,13 +181,13 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
   return {
     inputs: 0,
     sources: [plan],
-    make: (next: Op) => {
-      let head = trunkChain(restChain(next));
-      const done = plan.sort?.bySource || plan.count?.bySource || plan.groupCount?.bySource;
-      if (lifted !== null && !done) head = lifted(head);
-      return [head];
-    },
+    make: (next: Op) => [trunkChain(restChain(next))],
   };
+}
+
+/** Sources that carry out pushdowns: one pool (not a pattern, not a meta-query). */
+function pushesDown(src: ast.Source): boolean {
+  return src.kind === "Pool" && src.spec.meta === null && src.spec.pool?.kind === "String";
 }
 
 /** A pool source's `range L to U`, its bounds evaluated as constants. */
@@ -238,85 +209,12 @@ function filterOf(c: OpCompiler, op: ast.Op, scope: Scope): SourcePlan["filter"]
   else if (op.kind === "OpExpr" && c.isFilterExpr(op.expr, scope)) e = op.expr;
   else return null;
   // Names bound in scope are not fields, so such a filter says nothing about keys.
-  return { ast: e, pred: c.exprs.compile(e, scope), fieldsOnly: !mentionsBound(e, scope) };
-}
-
-/** The output field of a lone `count()` (summarize, implied, or `n:=count()`), else null. */
-function countOf(op: ast.Op): string | null {
-  const isCount = (e: ast.Expr) =>
-    (e.kind === "Agg" && e.name === "count" && e.expr === null && e.where === null) ||
-    (e.kind === "Call" && e.name === "count" && e.args.length === 0 && e.where === null);
-  const named = (a: ast.Assignment) =>
-    a.lhs === null ? "count" : a.lhs.kind === "ID" ? a.lhs.name : null;
-  switch (op.kind) {
-    case "Summarize":
-      if ((op.keys ?? []).length > 0 || op.aggs?.length !== 1 || !isCount(op.aggs[0].rhs)) {
-        return null;
-      }
-      return named(op.aggs[0]);
-    case "OpExpr":
-      return isCount(op.expr) ? "count" : null;
-    case "OpAssignment":
-      return op.assignments.length === 1 && isCount(op.assignments[0].rhs)
-        ? named(op.assignments[0])
-        : null;
-  }
-  return null;
-}
-
-/** Aggregates whose result does not depend on the order of their input. */
-const ORDER_FREE_AGGS = new Set(["count", "dcount", "min", "max", "and", "or"]);
-
-/**
- * A summarize (explicit or implied) whose aggregates ignore order: its
- * result is the same for any input order (groups come out in no particular
- * order anyway).
- */
-function orderFree(op: ast.Op): boolean {
-  const free = (e: ast.Expr) =>
-    (e.kind === "Agg" || e.kind === "Call") && ORDER_FREE_AGGS.has(e.name);
-  switch (op.kind) {
-    case "Summarize":
-      return (op.aggs ?? []).length > 0 && op.aggs!.every((a) => free(a.rhs));
-    case "OpAssignment":
-      return op.assignments.every((a) => free(a.rhs));
-  }
-  return false;
-}
-
-/**
- * The key fields of `count() by f, ...` when every key is a top-level field
- * (`by f` or `by name:=f`) and the one aggregate a plain count(); else null.
- */
-function groupCountOf(op: ast.Op): string[] | null {
-  if (op.kind !== "Summarize" || (op.keys ?? []).length === 0) return null;
-  const agg = op.aggs?.length === 1 ? op.aggs[0].rhs : null;
-  const plain = agg !== null &&
-    ((agg.kind === "Agg" && agg.name === "count" && agg.expr === null && agg.where === null) ||
-      (agg.kind === "Call" && agg.name === "count" && agg.args.length === 0 && agg.where === null));
-  if (!plain) return null;
-  const fields: string[] = [];
-  for (const k of op.keys!) {
-    if (k.rhs.kind !== "ID" || k.rhs.name === "this") return null;
-    fields.push(k.rhs.name);
-  }
-  return fields;
-}
-
-/** True when an identifier in e names a const, type or variable of the scope. */
-function mentionsBound(e: ast.AnyNode, scope: Scope): boolean {
-  if (e.kind === "ID" && scope.lookup(e.name) !== undefined) return true;
-  for (const k in e) {
-    const v = e[k];
-    if (Array.isArray(v)) {
-      for (const x of v) {
-        if (x !== null && typeof x === "object" && mentionsBound(x, scope)) return true;
-      }
-    } else if (v !== null && typeof v === "object" && "kind" in v && mentionsBound(v, scope)) {
-      return true;
-    }
-  }
-  return false;
+  return {
+    ast: e,
+    pred: c.exprs.compile(e, scope),
+    fieldsOnly: !mentionsBound(e, scope),
+    vector: compileVectorFilter(e, scope, c.exprs),
+  };
 }
 
 /**

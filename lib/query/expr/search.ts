@@ -24,7 +24,24 @@ export type GrepPattern = { kind: "string" | "glob" | "regexp"; text: string };
 
 /** A keyword or quoted-string search term (also grep("text")). */
 export function compileKeywordSearch(text: string, target?: Expr): Expr {
-  return stringSearch(caseFinder(nfc(text)), target);
+  return walkExpr(keywordWalker(text), target);
+}
+
+/** The walk of a keyword search (also what columns search with). */
+export function keywordWalker(text: string): SearchWalker {
+  return stringWalker(caseFinder(nfc(text)));
+}
+
+/** The walk of a glob search term. */
+export function globWalker(glob: string): SearchWalker {
+  const re = globToRegexp(glob);
+  return stringWalker((s) => re.test(s));
+}
+
+/** The walk of a /regexp/ search term. */
+export function regexpWalker(pattern: string): SearchWalker {
+  const re = compileRegexp(pattern);
+  return stringWalker((s) => re.test(s));
 }
 
 /** A glob search term (also grep(glob)): anchored and case-sensitive. */
@@ -57,28 +74,38 @@ export function compileGrep(pattern: GrepPattern, target?: Expr): Expr {
  * for net literals.
  */
 export function compileLiteralSearch(literal: Value, sourceText: string): Expr {
-  const u = typeUnder(literal.type);
-  if (u.kind === Kind.Primitive && u.id === ID_STRING) {
-    return compileKeywordSearch((literal.body ?? "") as string);
-  }
-  if (u.kind === Kind.Primitive && u.id === ID_NET && literal.body !== null) {
+  const walker = literalWalker(literal, sourceText);
+  if (isNetLiteral(literal)) {
     // Like the reference, a net search walks the value even when it is an error.
-    const walker = new SearchWalker(networkVisit(literal.body as Uint8Array));
     return (thisValue) => {
       const f = walker.tester(thisValue.type);
       return f !== null && f(thisValue.body) ? TRUE : FALSE;
     };
   }
-  const equals = literalEquality(literal);
-  const strings = stringBodyTest(caseFinder(sourceText));
-  const walker = new SearchWalker((t) =>
-    t.kind === Kind.Primitive && t.id === ID_STRING ? strings : equals(t)
-  );
   return walkExpr(walker);
 }
 
+function isNetLiteral(literal: Value): boolean {
+  const u = typeUnder(literal.type);
+  return u.kind === Kind.Primitive && u.id === ID_NET && literal.body !== null;
+}
+
+/** The walk of a literal search term (see compileLiteralSearch). */
+export function literalWalker(literal: Value, sourceText: string): SearchWalker {
+  const u = typeUnder(literal.type);
+  if (u.kind === Kind.Primitive && u.id === ID_STRING) {
+    return keywordWalker((literal.body ?? "") as string);
+  }
+  if (isNetLiteral(literal)) return new SearchWalker(networkVisit(literal.body as Uint8Array));
+  const equals = literalEquality(literal);
+  const strings = stringBodyTest(caseFinder(sourceText));
+  return new SearchWalker((t) =>
+    t.kind === Kind.Primitive && t.id === ID_STRING ? strings : equals(t)
+  );
+}
+
 function regexpSearch(re: RegExp, target: Expr | undefined): Expr {
-  return stringSearch((s) => re.test(s), target);
+  return walkExpr(stringWalker((s) => re.test(s)), target);
 }
 
 /** A null string is searched as "" (the reference reads its empty body). */
@@ -87,9 +114,9 @@ function stringBodyTest(match: StringTest): BodyTest {
 }
 
 /** Matches string values and the field-name paths of visited record types. */
-function stringSearch(match: StringTest, target: Expr | undefined): Expr {
+function stringWalker(match: StringTest): SearchWalker {
   const strings = stringBodyTest(match);
-  const walker = new SearchWalker((t) => {
+  return new SearchWalker((t) => {
     switch (t.kind) {
       case Kind.Primitive:
         return t.id === ID_STRING ? strings : null;
@@ -98,7 +125,6 @@ function stringSearch(match: StringTest, target: Expr | undefined): Expr {
     }
     return null;
   });
-  return walkExpr(walker, target);
 }
 
 function walkExpr(walker: SearchWalker, target?: Expr): Expr {

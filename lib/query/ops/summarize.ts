@@ -220,6 +220,44 @@ export class Summarize extends Unary {
     if (this.bytes > this.budget && this.spillable) this.spill();
   }
 
+  /**
+   * The aggregators of the group with these keys, made when new, for
+   * feeding values straight from columns (vector/summarize.ts); null when a
+   * key is quiet (such values are dropped). Only while `direct`.
+   */
+  groupOf(keys: readonly Value[]): Aggregator[] | null {
+    let key = "";
+    for (let i = 0; i < keys.length; i++) {
+      if (isQuiet(keys[i])) return null;
+      key += valueKey(keys[i].type, keys[i].body);
+    }
+    return (this.table.get(key) ?? this.newGroup(key, keys.slice())).aggs;
+  }
+
+  /** Offers v to aggregate i of a group from groupOf, keeping the table's size estimate. */
+  feed(aggs: Aggregator[], i: number, v: Value): void {
+    if (this.grows !== undefined && this.grows[i]) {
+      const before = aggs[i].size!();
+      aggs[i].consume(v);
+      this.bytes += aggs[i].size!() - before;
+    } else aggs[i].consume(v);
+  }
+
+  /** Whether groups can be fed directly: not once a spill sends values to the runs as they are. */
+  get direct(): boolean {
+    return !this.rawMode;
+  }
+
+  /** Spills the table when it is over budget (after groups were fed directly). */
+  checkBudget(): void {
+    if (this.bytes > this.budget && this.spillable) this.spill();
+  }
+
+  /** The aggregate definitions, in output order. */
+  get aggregateDefs(): readonly AggregateDef[] {
+    return this.defs;
+  }
+
   /** Whether addCounted applies: every aggregate is argument-free and unconditioned. */
   get countsOnly(): boolean {
     return this.args.every((a) => a === undefined) && this.wheres.every((w) => w === undefined);

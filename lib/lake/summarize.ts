@@ -1,0 +1,144 @@
+// A summarize the planner pushed into a pool source: the source builds the
+// query's summarize, feeds it the values that pass the filter, ends it and
+// hands out what it emits. Objects whose columns hold the keys and
+// arguments feed it from columns (vector/summarize.ts); the others feed it
+// their rows. Objects go in pool order, a run of overlapping ones at a time.
+// When an aggregate depends on the order of its values, overlapping objects
+// feed from columns only if no group has rows in two of them (its values
+// would interleave in pool order); otherwise that run is read as rows,
+// merged in pool order, as without columns.
+
+import type { ValueReader } from "../formats/io.ts";
+import {
+  buildPausing,
+  Collector,
+  type Expr,
+  maybeYield,
+  type OpFactory,
+  type PreparedGroups,
+  Summarize,
+  type VectorFilter,
+  type VectorSummarize,
+} from "../query/mod.ts";
+import { LochError } from "../errors.ts";
+import type { Batch } from "../zed/value.ts";
+import { openColumns } from "./columns/mod.ts";
+import type { Lake } from "./lake.ts";
+import type { DataObject } from "./objects.ts";
+import type { PoolKey } from "./poolkey.ts";
+import type { PoolConfig } from "./pools.ts";
+import { type KeyRange, spanMayMatch } from "./prune.ts";
+import { countObjectRead, groupOverlapping, PoolScan, type ScanStats } from "./scan.ts";
+
+export interface SummarizePlan {
+  make: OpFactory;
+  vector: VectorSummarize | null;
+  orderFree: boolean;
+  range: KeyRange | null;
+  filter: Expr | null;
+  vectorFilter: VectorFilter | null;
+  fields: string[] | null;
+}
+
+export class SummarizeScan implements ValueReader {
+  private out: Batch[] | null = null;
+
+  constructor(
+    private lake: Lake,
+    private pool: PoolConfig,
+    private key: PoolKey,
+    private objects: DataObject[],
+    private plan: SummarizePlan,
+    private stats: ScanStats,
+    private signal?: AbortSignal,
+  ) {}
+
+  async read(): Promise<Batch | null> {
+    if (this.out === null) this.out = await this.run();
+    return this.out.shift() ?? null;
+  }
+
+  private async run(): Promise<Batch[]> {
+    const collector = new Collector();
+    const op = buildPausing(maybeYield, () => this.plan.make(collector));
+    if (!(op instanceof Summarize)) {
+      throw new LochError("internal", "summarize pushdown without a summarize operator");
+    }
+    const r = this.plan.range;
+    const live: DataObject[] = [];
+    for (const o of this.objects) {
+      if (r !== null && !spanMayMatch(o.span, r)) this.stats.objectsPruned++;
+      else live.push(o);
+    }
+    for (const run of groupOverlapping(live, (o) => o, this.key)) {
+      this.signal?.throwIfAborted();
+      if (!(await this.fromColumns(run, op))) await this.fromRows(run, op);
+      await maybeYield();
+    }
+    await op.end();
+    return collector.take();
+  }
+
+  /** Feeds a run of objects from their columns; false (having fed nothing) when it cannot. */
+  private async fromColumns(run: DataObject[], op: Summarize): Promise<boolean> {
+    const vs = this.plan.vector;
+    const vf = this.plan.vectorFilter;
+    if (vs === null || !op.direct || (this.plan.filter !== null && vf === null)) return false;
+    const prepared: PreparedGroups[] = [];
+    const matched: [number, number][] = [];
+    for (const o of run) {
+      const cols = openColumns(this.lake, this.pool.id, o);
+      if (cols === null) return false;
+      let rows: Uint8Array | null = null;
+      if (vf !== null) {
+        const sel = await vf.select(cols);
+        if (sel === null) return false;
+        rows = sel.rows;
+        matched.push([sel.count, await cols.selectedBytes(rows)]);
+      } else matched.push([o.count, o.bytes]);
+      const p = await vs.prepare(cols, rows);
+      if (p === null) return false;
+      prepared.push(p);
+    }
+    if (run.length > 1 && vs.orderSensitive && shareGroups(prepared)) return false;
+    run.forEach((o, k) => {
+      vs.commit(prepared[k], op);
+      this.stats.objectsRead++;
+      countObjectRead(this.stats, o);
+      this.stats.recordsMatched += matched[k][0];
+      this.stats.bytesMatched += matched[k][1];
+    });
+    return true;
+  }
+
+  private async fromRows(run: DataObject[], op: Summarize): Promise<void> {
+    const scan = new PoolScan(this.lake, this.pool, this.key, run, {
+      range: this.plan.range,
+      filter: this.plan.filter,
+      fields: this.plan.fields,
+      ordered: !this.plan.orderFree,
+      stats: this.stats,
+    });
+    try {
+      for (let b = await scan.read(); b !== null; b = await scan.read()) {
+        this.signal?.throwIfAborted();
+        op.push(b);
+        await maybeYield();
+      }
+    } finally {
+      await scan.close();
+    }
+  }
+}
+
+/** Whether some group has rows in two of the objects. */
+function shareGroups(prepared: PreparedGroups[]): boolean {
+  const seen = new Set<string>();
+  for (const p of prepared) {
+    for (const k of p.keyStrings) {
+      if (seen.has(k)) return true;
+    }
+    for (const k of p.keyStrings) seen.add(k);
+  }
+  return false;
+}

@@ -1,0 +1,33 @@
+// The query layer's front door: compile a query (parse, plan, build), run it,
+// and what sources need to carry out their plans — expressions, operators,
+// the vectorized filters and summaries over columns. The lake and the CLI
+// import the query layer through here only.
+
+import "./aggregates/mod.ts";
+import "./functions/mod.ts";
+
+export type * as ast from "./ast.ts";
+export { parseQuery } from "./parser/parse.ts";
+export { type CompiledQuery, compileQuery, type SourcePlan } from "./compiler/compile.ts";
+export { ExprCompiler, literalValue } from "./compiler/expr.ts";
+export { OpCompiler } from "./compiler/ops.ts";
+export { Scope } from "./compiler/scope.ts";
+export { fieldPathOf } from "./compiler/demand.ts";
+export type { Pushdown } from "./planner/pushdown.ts";
+export { type RunOptions, runQuery } from "./run.ts";
+export { openFileSource } from "./sources.ts";
+export type { Expr } from "./runtime/expr.ts";
+export { Collector, type Op, type OpFactory } from "./runtime/op.ts";
+export { LimitReader, OpReader } from "./runtime/opreader.ts";
+export { buildPausing, maybeYield } from "./runtime/turns.ts";
+export { FALSE, isError, isMissing, isQuiet, MISSING, NULL, TRUE } from "./runtime/values.ts";
+export { filterOne } from "./ops/where.ts";
+export { Summarize } from "./ops/summarize.ts";
+export { compileFieldPath } from "./expr/access.ts";
+export { walkValue } from "./expr/contain.ts";
+export { globToRegexp } from "./expr/glob.ts";
+export { compileRegexp } from "./expr/regexp.ts";
+export { valueKey } from "./aggregates/value-key.ts";
+export { type Selection, VectorFilter } from "./vector/filter.ts";
+export type { ColumnarObject, ColumnRef } from "./vector/object.ts";
+export { type PreparedGroups, VectorSummarize } from "./vector/summarize.ts";

@@ -1,0 +1,220 @@
+// The planner's pass over the operators right after a pool source (and its
+// lifted filter): it decides, before any operator is built, which of them the
+// source performs itself — a count, a summarize, a sort by one field (with
+// the head that follows it) — and takes them out of the operator chain. The
+// lake then carries out each pushdown in full, by whatever means it has for
+// an object (metadata, columns, rows), so nothing is decided later.
+
+import { isAggregateName, lookupAggregate } from "../aggregates/registry.ts";
+import type * as ast from "../ast.ts";
+import type { OpCompiler } from "../compiler/ops.ts";
+import type { Scope } from "../compiler/scope.ts";
+import { fieldPathOf } from "../compiler/demand.ts";
+import type { OpFactory } from "../runtime/op.ts";
+import { compileVectorFilter } from "../vector/filter.ts";
+import { type VectorAggregate, VectorSummarize } from "../vector/summarize.ts";
+
+export type Pushdown =
+  /** `count()`: the output field. */
+  | { kind: "count"; field: string }
+  /**
+   * A summarize: the operator (which the source feeds and ends), how
+   * columns can feed it (null: only rows can), and whether its result is
+   * the same for any order of its input.
+   */
+  | { kind: "summarize"; make: OpFactory; vector: VectorSummarize | null; orderFree: boolean }
+  /**
+   * `sort <path>` and the `head N` after it (limit; null without one), and
+   * the operators themselves, for when the source's order does not serve.
+   */
+  | {
+    kind: "sort";
+    path: string[];
+    reverse: boolean;
+    nullsFirst: boolean;
+    limit: number | null;
+    make: OpFactory;
+  };
+
+/** Aggregates whose result does not depend on the order of their input. */
+const ORDER_FREE_AGGS = new Set(["count", "dcount", "min", "max", "and", "or"]);
+
+/** Aggregates columns can feed (any other leaves the summarize to the rows). */
+const VECTOR_AGGS = new Set([
+  "count",
+  "sum",
+  "avg",
+  "min",
+  "max",
+  "dcount",
+  "any",
+  "collect",
+  "union",
+  "and",
+  "or",
+]);
+
+/**
+ * What the source performs of ops (the operators after it and its filter),
+ * and how many of them that takes off the chain.
+ */
+export function planPushdown(
+  c: OpCompiler,
+  ops: ast.Op[],
+  scope: Scope,
+): { pushdown: Pushdown; taken: number } | null {
+  const head = ops[0];
+  if (head === undefined) return null;
+  const countField = countOf(head);
+  if (countField !== null) return { pushdown: { kind: "count", field: countField }, taken: 1 };
+  const parts = summarizeParts(head);
+  if (parts !== null) {
+    return {
+      pushdown: {
+        kind: "summarize",
+        make: c.op(head, scope),
+        vector: vectorSummarize(c, parts, scope),
+        orderFree: parts.aggs.length > 0 && parts.aggs.every((a) => orderFreeAgg(a.rhs)),
+      },
+      taken: 1,
+    };
+  }
+  if (head.kind === "Sort" && head.args?.length === 1) {
+    const path = fieldPathOf(head.args[0]);
+    if (path === null || path.length === 0 || mentionsBound(head, scope)) return null;
+    const next = ops[1];
+    const limit = next?.kind === "Head" ? next.count : null;
+    const taken = limit === null ? 1 : 2;
+    return {
+      pushdown: {
+        kind: "sort",
+        path,
+        reverse: head.order === "desc",
+        nullsFirst: head.nullsfirst,
+        limit,
+        make: c.chain(ops.slice(0, taken), scope),
+      },
+      taken,
+    };
+  }
+  return null;
+}
+
+function isPlainCount(e: ast.Expr): boolean {
+  return (e.kind === "Agg" && e.name === "count" && e.expr === null && e.where === null) ||
+    (e.kind === "Call" && e.name === "count" && e.args.length === 0 && e.where === null);
+}
+
+/** The output field of a lone `count()` (summarize, implied, or `n:=count()`), else null. */
+function countOf(op: ast.Op): string | null {
+  const named = (a: ast.Assignment) =>
+    a.lhs === null ? "count" : a.lhs.kind === "ID" ? a.lhs.name : null;
+  switch (op.kind) {
+    case "Summarize":
+      if ((op.keys ?? []).length > 0 || op.aggs?.length !== 1 || !isPlainCount(op.aggs[0].rhs)) {
+        return null;
+      }
+      return named(op.aggs[0]);
+    case "OpExpr":
+      return isPlainCount(op.expr) ? "count" : null;
+    case "OpAssignment":
+      return op.assignments.length === 1 && isPlainCount(op.assignments[0].rhs)
+        ? named(op.assignments[0])
+        : null;
+  }
+  return null;
+}
+
+interface SummarizeParts {
+  keys: ast.Assignment[];
+  aggs: ast.Assignment[];
+}
+
+function isAggregateCall(e: ast.Expr): boolean {
+  if (e.kind === "Agg") return true;
+  if (e.kind !== "Call" || !isAggregateName(e.name)) return false;
+  return !((e.name === "min" || e.name === "max") && e.args.length > 1);
+}
+
+/** The keys and aggregates of a summarize, explicit or implied; null for other operators. */
+export function summarizeParts(op: ast.Op): SummarizeParts | null {
+  switch (op.kind) {
+    case "Summarize":
+      return { keys: op.keys ?? [], aggs: op.aggs ?? [] };
+    case "OpExpr":
+      if (!isAggregateCall(op.expr)) return null;
+      return {
+        keys: [],
+        aggs: [{ kind: "Assignment", lhs: null, rhs: op.expr }],
+      };
+    case "OpAssignment":
+      if (op.assignments.length === 0 || !op.assignments.every((a) => isAggregateCall(a.rhs))) {
+        return null;
+      }
+      return { keys: [], aggs: op.assignments };
+  }
+  return null;
+}
+
+function orderFreeAgg(e: ast.Expr): boolean {
+  return (e.kind === "Agg" || e.kind === "Call") && ORDER_FREE_AGGS.has(e.name);
+}
+
+/** How columns feed the summarize: keys and arguments that are field paths; else null. */
+function vectorSummarize(
+  c: OpCompiler,
+  parts: SummarizeParts,
+  scope: Scope,
+): VectorSummarize | null {
+  const keys: string[][] = [];
+  for (const k of parts.keys) {
+    const p = c.exprs.path(k.rhs, scope);
+    if (p === undefined || p.length === 0) return null;
+    keys.push(p);
+  }
+  const aggs: VectorAggregate[] = [];
+  for (const a of parts.aggs) {
+    const e = a.rhs;
+    let name: string, arg: ast.Expr | null, where: ast.Expr | null;
+    if (e.kind === "Agg") {
+      name = e.name;
+      arg = e.expr;
+      where = e.where;
+    } else if (e.kind === "Call") {
+      if (e.args.length > 1) return null;
+      name = e.name;
+      arg = e.args[0] ?? null;
+      where = e.where;
+    } else return null;
+    if (!VECTOR_AGGS.has(name) || lookupAggregate(name) === undefined) return null;
+    let path: string[] | null = null;
+    if (arg !== null) {
+      const p = c.exprs.path(arg, scope);
+      if (p === undefined || p.length === 0) return null;
+      path = p;
+    }
+    let vwhere = null;
+    if (where !== null) {
+      vwhere = compileVectorFilter(where, scope, c.exprs);
+      if (vwhere === null) return null;
+    }
+    aggs.push({ name, path, where: vwhere });
+  }
+  return new VectorSummarize(keys, aggs);
+}
+
+/** True when an identifier in e names a const, type or variable of the scope. */
+export function mentionsBound(e: ast.AnyNode, scope: Scope): boolean {
+  if (e.kind === "ID" && scope.lookup(e.name) !== undefined) return true;
+  for (const k in e) {
+    const v = e[k];
+    if (Array.isArray(v)) {
+      for (const x of v) {
+        if (x !== null && typeof x === "object" && mentionsBound(x, scope)) return true;
+      }
+    } else if (v !== null && typeof v === "object" && "kind" in v && mentionsBound(v, scope)) {
+      return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,64 @@
+// Operators run over a reader, as a reader: what a source does when the
+// planner gave it operators to perform (planner/pushdown.ts) and it has no
+// better way to do them than the operators themselves.
+
+import type { ValueReader } from "../../formats/io.ts";
+import type { Batch } from "../../zed/value.ts";
+import { Collector, type Op, type OpFactory } from "./op.ts";
+import { buildPausing, maybeYield } from "./turns.ts";
+
+export class OpReader implements ValueReader {
+  private collector = new Collector();
+  private head: Op;
+  private out: Batch[] = [];
+  private ended = false;
+
+  constructor(private input: ValueReader, make: OpFactory, private signal?: AbortSignal) {
+    // End-of-input work (a sort's) takes turns with the event loop.
+    this.head = buildPausing(maybeYield, () => make(this.collector));
+  }
+
+  async read(): Promise<Batch | null> {
+    for (;;) {
+      if (this.out.length === 0) this.out = this.collector.take();
+      const b = this.out.shift();
+      if (b !== undefined) return b;
+      if (this.ended) return null;
+      this.signal?.throwIfAborted();
+      const batch = this.head.done ? null : await this.input.read();
+      if (batch === null) {
+        await this.head.end();
+        this.ended = true;
+        continue;
+      }
+      this.head.push(batch);
+      await maybeYield();
+    }
+  }
+
+  close(): Promise<void> {
+    return this.input.close?.() ?? Promise.resolve();
+  }
+}
+
+/** The first n values of a reader; it stops reading once it has them. */
+export class LimitReader implements ValueReader {
+  constructor(private input: ValueReader, private n: number) {}
+
+  async read(): Promise<Batch | null> {
+    if (this.n <= 0) return null;
+    const b = await this.input.read();
+    if (b === null) return null;
+    if (b.length <= this.n) {
+      this.n -= b.length;
+      return b;
+    }
+    const out = b.slice(0, this.n);
+    this.n = 0;
+    return out;
+  }
+
+  close(): Promise<void> {
+    return this.input.close?.() ?? Promise.resolve();
+  }
+}

@@ -1,0 +1,402 @@
+// Filters over columns. A filter is split at `and`, `or` and `not` into
+// atoms, each reading one field path (or searching the whole value); an atom
+// is evaluated per distinct value of a dictionary column, per row of another
+// column, or once for every row whose type lacks the path — always by the
+// filter's own compiled expression (or its comparison predicate), so the
+// results are exactly those of the row path. Per row an atom yields an
+// outcome code, combined by the reference's rules for `and`, `or` and `!`.
+//
+// An object the columns cannot answer for (a path through a value that is
+// not a record, a field of a type columns do not hold, a search over a type
+// not wholly in columns, an outcome that is an error value the filter would
+// emit) gets null, and its rows are filtered the row way instead.
+
+import { isAggregateName } from "../aggregates/registry.ts";
+import type * as ast from "../ast.ts";
+import type { ExprCompiler } from "../compiler/expr.ts";
+import { literalValue } from "../compiler/expr.ts";
+import type { Scope } from "../compiler/scope.ts";
+import { resolveType } from "../compiler/types.ts";
+import { type CompareOp, constBodyPredicate } from "../expr/compare.ts";
+import { globWalker, keywordWalker, literalWalker, regexpWalker } from "../expr/search.ts";
+import type { Expr } from "../runtime/expr.ts";
+import { type Type, TypeString, TypeType, typeUnder } from "../../zed/types.ts";
+import { type Body, Value } from "../../zed/value.ts";
+import {
+  BinaryVector,
+  DictVector,
+  NULL_ROW,
+  NumberVector,
+  VALUE,
+  type Vector,
+} from "../../zed/vector.ts";
+import type { ColumnarObject } from "./object.ts";
+import { EMPTY_RECORD, lookupPath, PathRecord } from "./paths.ts";
+import { compileSearchAtom } from "./search.ts";
+import { E, F, type FilterNode, M, outcome, T, type TypeIndex } from "./codes.ts";
+
+/** The rows of an object that pass a filter. */
+export interface Selection {
+  /** 1 per passing row. */
+  rows: Uint8Array;
+  count: number;
+}
+
+export class VectorFilter {
+  constructor(private root: FilterNode) {}
+
+  /** The rows that pass, or null when the object must be filtered the row way. */
+  async select(o: ColumnarObject): Promise<Selection | null> {
+    const types = await o.typeIndex();
+    const codes = await this.root.eval(o, types);
+    if (codes === null) return null;
+    let count = 0;
+    for (let i = 0; i < codes.length; i++) {
+      const c = codes[i];
+      if (c === E) return null; // the filter would emit an error value here
+      const pass = c === T ? 1 : 0;
+      codes[i] = pass;
+      count += pass;
+    }
+    return { rows: codes, count };
+  }
+}
+
+/** The filter as a combination of column atoms, or null when some part of it cannot be. */
+export function compileVectorFilter(
+  node: ast.Expr,
+  scope: Scope,
+  exprs: ExprCompiler,
+): VectorFilter | null {
+  const root = new FilterCompiler(scope, exprs).node(node);
+  return root === null ? null : new VectorFilter(root);
+}
+
+class FilterCompiler {
+  constructor(private scope: Scope, private exprs: ExprCompiler) {}
+
+  node(e: ast.Expr): FilterNode | null {
+    if (e.kind === "BinaryExpr" && (e.op === "and" || e.op === "or")) {
+      const a = this.node(e.lhs), b = this.node(e.rhs);
+      if (a === null || b === null) return null;
+      return e.op === "and" ? new And(a, b) : new Or(a, b);
+    }
+    if (e.kind === "UnaryExpr" && e.op === "!") {
+      const a = this.node(e.operand);
+      return a === null ? null : new Not(a);
+    }
+    switch (e.kind) {
+      case "Term":
+        if (e.value.kind === "Primitive") {
+          const v = literalValue(e.value);
+          return compileSearchAtom(
+            v.type === TypeString ? keywordWalker(v.body as string) : literalWalker(v, e.text),
+            v.type === TypeString ? v.body as string : null,
+          );
+        }
+        if (e.value.kind === "TypeValue") {
+          const v = new Value(TypeType, resolveType(e.value.value, this.scope));
+          return compileSearchAtom(literalWalker(v, e.text), null);
+        }
+        return null;
+      case "Glob":
+        return compileSearchAtom(globWalker(e.pattern), null);
+      case "Regexp":
+        return compileSearchAtom(regexpWalker(e.pattern), null);
+    }
+    const paths = new Set<string>();
+    if (!this.paths(e, paths)) return null;
+    const expr = this.exprs.compile(e, this.scope);
+    if (paths.size === 0) return new ConstAtom(outcome(expr(EMPTY_RECORD)));
+    if (paths.size > 1) return null;
+    const path = JSON.parse([...paths][0]) as string[];
+    return new PathAtom(path, expr, this.comparison(e, path));
+  }
+
+  /** For `path op constant` with a typed predicate (compare.ts path A): the predicate. */
+  private comparison(e: ast.Expr, path: string[]): Comparison | null {
+    if (e.kind !== "BinaryExpr" || !["==", "!=", "<", "<=", ">", ">="].includes(e.op)) return null;
+    const p = this.exprs.path(e.lhs, this.scope);
+    if (p === undefined || JSON.stringify(p) !== JSON.stringify(path)) return null;
+    const c = this.exprs.constValue(e.rhs, this.scope);
+    if (c === undefined) return null;
+    const pred = constBodyPredicate(e.op as CompareOp, c);
+    if (pred === undefined) return null;
+    return { op: e.op as CompareOp, constant: c, pred };
+  }
+
+  /** Adds the field paths e reads (as JSON); false when e may read more than named fields. */
+  private paths(e: ast.AnyNode | null, out: Set<string>): boolean {
+    if (e === null || typeof e !== "object") return true;
+    switch (e.kind) {
+      case "ID": {
+        if (e.name === "this") return false;
+        const sym = this.scope.lookup(e.name);
+        if (sym !== undefined) return sym.kind !== "var";
+        out.add(JSON.stringify([e.name]));
+        return true;
+      }
+      case "BinaryExpr":
+        if (e.op === "." || e.op === "[") {
+          const p = this.exprs.path(e as ast.Expr, this.scope);
+          if (p !== undefined) {
+            if (p.length === 0) return false;
+            out.add(JSON.stringify(p));
+            return true;
+          }
+        }
+        if (e.op === "~") return this.paths(e.lhs, out);
+        break;
+      case "Call":
+        if (
+          isAggregateName(e.name) && !((e.name === "min" || e.name === "max") && e.args.length > 1)
+        ) {
+          return false;
+        }
+        if (IMPURE.has(e.name)) return false;
+        if (e.name === "grep" && e.args.length < 2) return false;
+        break;
+      case "Grep":
+        return this.paths(e.expr, out);
+      case "Agg":
+      case "OverExpr":
+      case "Term":
+      case "Glob":
+      case "Regexp":
+        return false;
+      case "TypeValue":
+      case "Primitive":
+        return true;
+    }
+    for (const k in e) {
+      if (k === "kind") continue;
+      const v = e[k];
+      if (Array.isArray(v)) {
+        for (const x of v) {
+          if (x !== null && typeof x === "object" && !this.paths(x, out)) return false;
+        }
+      } else if (v !== null && typeof v === "object" && "kind" in v && !this.paths(v, out)) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
+
+/** Functions whose results are not a function of their arguments. */
+const IMPURE = new Set(["now", "ksuid"]);
+
+interface Comparison {
+  op: CompareOp;
+  constant: Value;
+  pred: (t: Type, body: Body) => boolean;
+}
+
+class ConstAtom implements FilterNode {
+  constructor(private code: number) {}
+  eval(o: ColumnarObject): Promise<Uint8Array> {
+    return Promise.resolve(new Uint8Array(o.rows).fill(this.code));
+  }
+}
+
+class And implements FilterNode {
+  constructor(private a: FilterNode, private b: FilterNode) {}
+  async eval(o: ColumnarObject, types: TypeIndex): Promise<Uint8Array | null> {
+    const x = await this.a.eval(o, types);
+    if (x === null) return null;
+    const y = await this.b.eval(o, types);
+    if (y === null) return null;
+    // A non-bool LHS is the result; false stays false; true takes the RHS.
+    for (let i = 0; i < x.length; i++) if (x[i] === T) x[i] = y[i];
+    return x;
+  }
+}
+
+class Or implements FilterNode {
+  constructor(private a: FilterNode, private b: FilterNode) {}
+  async eval(o: ColumnarObject, types: TypeIndex): Promise<Uint8Array | null> {
+    const x = await this.a.eval(o, types);
+    if (x === null) return null;
+    const y = await this.b.eval(o, types);
+    if (y === null) return null;
+    // True stays true; false or missing take the RHS; other errors are the result.
+    for (let i = 0; i < x.length; i++) {
+      const c = x[i];
+      if (c === F || c === M) x[i] = y[i];
+    }
+    return x;
+  }
+}
+
+class Not implements FilterNode {
+  constructor(private a: FilterNode) {}
+  async eval(o: ColumnarObject, types: TypeIndex): Promise<Uint8Array | null> {
+    const x = await this.a.eval(o, types);
+    if (x === null) return null;
+    for (let i = 0; i < x.length; i++) {
+      const c = x[i];
+      if (c === T) x[i] = F;
+      else if (c === F) x[i] = T;
+    }
+    return x;
+  }
+}
+
+/** Per type index: the outcome for its rows when it lacks the path, -1 when a column holds it. */
+function typeOutcomes(
+  o: ColumnarObject,
+  path: readonly string[],
+  missing: () => number,
+): Int8Array | null {
+  const out = new Int8Array(o.types.length);
+  for (let k = 0; k < o.types.length; k++) {
+    const lp = lookupPath(o.types[k], path);
+    if (lp.kind === "other") return null;
+    if (lp.kind === "missing") {
+      out[k] = missing();
+      continue;
+    }
+    if (!o.columnsOf(path).some((c) => c.covers.includes(k) && c.type === lp.type)) return null;
+    out[k] = -1;
+  }
+  return out;
+}
+
+/** An atom reading one field path. */
+class PathAtom implements FilterNode {
+  private missingCode = -1;
+  /** Outcomes per distinct dictionary, so each entry is evaluated once per query. */
+  private dictCodes = new WeakMap<readonly Body[], Uint8Array>();
+
+  constructor(
+    private path: string[],
+    private expr: Expr,
+    private cmp: Comparison | null,
+  ) {}
+
+  private missing = (): number => {
+    if (this.missingCode < 0) this.missingCode = outcome(this.expr(EMPTY_RECORD));
+    return this.missingCode;
+  };
+
+  async eval(o: ColumnarObject, types: TypeIndex): Promise<Uint8Array | null> {
+    const per = typeOutcomes(o, this.path, this.missing);
+    if (per === null) return null;
+    const codes = new Uint8Array(o.rows);
+    if (types === null) {
+      if (per[0] >= 0) return codes.fill(per[0]);
+    } else {
+      for (let i = 0; i < codes.length; i++) {
+        const c = per[types[i]];
+        if (c >= 0) codes[i] = c;
+      }
+    }
+    for (const c of o.columnsOf(this.path)) {
+      if (!c.covers.some((k) => per[k] < 0)) continue;
+      const v = await o.vector(c);
+      this.fill(codes, v, new PathRecord(this.path, c.type));
+    }
+    return codes;
+  }
+
+  /** Sets the outcome of each row that holds a value (or null) in v. */
+  private fill(codes: Uint8Array, v: Vector, rec: PathRecord): void {
+    const state = v.state;
+    const n = state.length;
+    const nullCode = outcome(this.expr(rec.of(null)));
+    const cmp = this.cmp;
+    if (v instanceof DictVector) {
+      let dc = this.dictCodes.get(v.dict);
+      if (dc === undefined) {
+        dc = new Uint8Array(v.dict.length);
+        for (let d = 0; d < dc.length; d++) {
+          dc[d] = cmp !== null
+            ? (cmp.pred(v.type, v.dict[d]) ? T : F)
+            : outcome(this.expr(rec.of(v.dict[d])));
+        }
+        this.dictCodes.set(v.dict, dc);
+      }
+      const index = v.index;
+      for (let i = 0; i < n; i++) {
+        const s = state[i];
+        if (s === VALUE) codes[i] = dc[index[i]];
+        else if (s === NULL_ROW) codes[i] = nullCode;
+      }
+      return;
+    }
+    if (cmp !== null && v instanceof NumberVector && v.big === null) {
+      const pred = cmp.pred, t = v.type, f64 = v.f64;
+      for (let i = 0; i < n; i++) {
+        const s = state[i];
+        if (s === VALUE) codes[i] = pred(t, f64[i]) ? T : F;
+        else if (s === NULL_ROW) codes[i] = nullCode;
+      }
+      return;
+    }
+    if (cmp !== null && v instanceof BinaryVector && v.isString) {
+      const kernel = stringComparison(cmp);
+      if (kernel !== null) {
+        const off = v.offsets, data = v.data;
+        for (let i = 0; i < n; i++) {
+          const s = state[i];
+          if (s === VALUE) codes[i] = kernel(data, off[i], off[i + 1]) ? T : F;
+          else if (s === NULL_ROW) codes[i] = nullCode;
+        }
+        return;
+      }
+    }
+    // Anything else: the expression per value (repeated values evaluated once).
+    const memo = new Map<Body, number>();
+    for (let i = 0; i < n; i++) {
+      const s = state[i];
+      if (s === NULL_ROW) {
+        codes[i] = nullCode;
+        continue;
+      }
+      if (s !== VALUE) continue;
+      const b = v.body(i);
+      const key = typeof b === "object" ? undefined : b;
+      let c = key === undefined ? undefined : memo.get(key);
+      if (c === undefined) {
+        c = cmp !== null ? (cmp.pred(v.type, b) ? T : F) : outcome(this.expr(rec.of(b)));
+        if (key !== undefined && memo.size < 65536) memo.set(key, c);
+      }
+      codes[i] = c;
+    }
+  }
+}
+
+/**
+ * A comparison of UTF-8 bytes data[a, b) with a string constant, in the
+ * byte order strings compare in; null for constants that are not strings.
+ */
+function stringComparison(
+  cmp: Comparison,
+): ((data: Uint8Array, a: number, b: number) => boolean) | null {
+  if (typeUnder(cmp.constant.type) !== TypeString) return null;
+  const want = new TextEncoder().encode((cmp.constant.body ?? "") as string);
+  const n = want.length;
+  const order = (data: Uint8Array, a: number, b: number): number => {
+    const len = b - a;
+    const m = len < n ? len : n;
+    for (let k = 0; k < m; k++) {
+      const d = data[a + k] - want[k];
+      if (d !== 0) return d;
+    }
+    return len - n;
+  };
+  switch (cmp.op) {
+    case "==":
+      return (data, a, b) => b - a === n && order(data, a, b) === 0;
+    case "!=":
+      return (data, a, b) => b - a !== n || order(data, a, b) !== 0;
+    case "<":
+      return (data, a, b) => order(data, a, b) < 0;
+    case "<=":
+      return (data, a, b) => order(data, a, b) <= 0;
+    case ">":
+      return (data, a, b) => order(data, a, b) > 0;
+    case ">=":
+      return (data, a, b) => order(data, a, b) >= 0;
+  }
+}

@@ -1,0 +1,29 @@
+// What the vectorized operators see of a data object: its record types, the
+// columns it has (by leaf path), each row's type, and the columns' vectors.
+// The lake provides it from an object's Arrow columns (lake/columns/).
+
+import type { Type } from "../../zed/types.ts";
+import type { Vector } from "../../zed/vector.ts";
+
+/** A column of an object: one leaf path with one type, over the record types it covers. */
+export interface ColumnRef {
+  readonly path: readonly string[];
+  readonly type: Type;
+  /** Indexes (into the object's types) of the record types that have it. */
+  readonly covers: readonly number[];
+}
+
+export interface ColumnarObject {
+  readonly rows: number;
+  /** The types of the object's values, by index. */
+  readonly types: readonly Type[];
+  /** Per type: whether all of its values' fields are in columns. */
+  readonly complete: readonly boolean[];
+  /** The columns of a leaf path (one per type the path has in the object). */
+  columnsOf(path: readonly string[]): readonly ColumnRef[];
+  /** Every column. */
+  columns(): readonly ColumnRef[];
+  /** Each row's type index; null when the object has one type. */
+  typeIndex(): Promise<Uint16Array | Uint32Array | null>;
+  vector(c: ColumnRef): Promise<Vector>;
+}

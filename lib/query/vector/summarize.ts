@@ -1,0 +1,275 @@
+// summarize over columns: the rows of an object that pass the filter are
+// grouped by their key columns' values (dictionary entries, or distinct
+// values), and each group's aggregators — the query's own summarize's — are
+// fed that group's values in row order, without a record per row. count()
+// is fed in one call per group.
+//
+// prepare() works out an object's groups without changing anything, so the
+// caller can check that objects whose rows interleave in pool order share no
+// group (when an aggregate depends on the order of its values); commit()
+// feeds them. An object whose keys or arguments the columns cannot give
+// (prepare returns null) is summarized from its rows instead.
+
+import type { Aggregator } from "../aggregates/registry.ts";
+import { valueKey } from "../aggregates/value-key.ts";
+import type { Summarize } from "../ops/summarize.ts";
+import { MISSING, TRUE } from "../runtime/values.ts";
+import type { Type } from "../../zed/types.ts";
+import { type Body, Value } from "../../zed/value.ts";
+import { DictVector, NULL_ROW, VALUE, type Vector } from "../../zed/vector.ts";
+import type { TypeIndex } from "./codes.ts";
+import type { VectorFilter } from "./filter.ts";
+import type { ColumnarObject } from "./object.ts";
+import { lookupPath } from "./paths.ts";
+
+/** An aggregate over columns: its argument's path (none for count()) and where clause. */
+export interface VectorAggregate {
+  name: string;
+  path: string[] | null;
+  where: VectorFilter | null;
+}
+
+/** Aggregates whose result depends on the order values arrive in. */
+const ORDER_SENSITIVE = new Set(["any", "collect", "sum", "avg", "map", "fuse", "union"]);
+
+/** A path's values over an object: per row, a slot of values, MISSING where its type lacks it. */
+class PathValues {
+  /** Per row: the column (index into vectors) holding it, or -1 for missing. */
+  readonly col: Int16Array;
+  constructor(readonly vectors: Vector[], rows: number) {
+    this.col = new Int16Array(rows).fill(-1);
+  }
+
+  /** Row i's value. */
+  value(i: number): Value {
+    const c = this.col[i];
+    if (c < 0) return MISSING;
+    const v = this.vectors[c];
+    const s = v.state[i];
+    return new Value(v.type, s === VALUE ? v.body(i) : null);
+  }
+}
+
+/** Loads a path's columns; null when some type has the path somewhere columns cannot read. */
+async function pathValues(
+  o: ColumnarObject,
+  types: TypeIndex,
+  path: readonly string[],
+): Promise<PathValues | null> {
+  const perType = new Int16Array(o.types.length).fill(-1);
+  const cols = o.columnsOf(path);
+  const used: number[] = [];
+  for (let k = 0; k < o.types.length; k++) {
+    const lp = lookupPath(o.types[k], path);
+    if (lp.kind === "other") return null;
+    if (lp.kind === "missing") continue;
+    const c = cols.findIndex((c) => c.type === lp.type && c.covers.includes(k));
+    if (c < 0) return null;
+    let u = used.indexOf(c);
+    if (u < 0) {
+      u = used.length;
+      used.push(c);
+    }
+    perType[k] = u;
+  }
+  const vectors: Vector[] = [];
+  for (const c of used) vectors.push(await o.vector(cols[c]));
+  const pv = new PathValues(vectors, o.rows);
+  if (types === null) pv.col.fill(perType[0]);
+  else for (let i = 0; i < o.rows; i++) pv.col[i] = perType[types[i]];
+  return pv;
+}
+
+/** An object's groups, worked out but not yet fed. */
+export interface PreparedGroups {
+  /** Per group, its key values and the value key string of them (for conflict checks). */
+  keys: Value[][];
+  keyStrings: string[];
+  /** The rows of each group, in row order: rows[start[g], start[g+1]). */
+  rows: Int32Array;
+  start: Int32Array;
+  /** The aggregates' argument values and where selections. */
+  args: (PathValues | null)[];
+  wheres: (Uint8Array | null)[];
+}
+
+export class VectorSummarize {
+  constructor(
+    private keys: string[][],
+    private aggs: VectorAggregate[],
+  ) {}
+
+  /** Whether some aggregate depends on the order of its values. */
+  get orderSensitive(): boolean {
+    return this.aggs.some((a) => ORDER_SENSITIVE.has(a.name));
+  }
+
+  /** The groups of an object's selected rows (all rows when sel is null); null when columns cannot tell. */
+  async prepare(o: ColumnarObject, sel: Uint8Array | null): Promise<PreparedGroups | null> {
+    const types = await o.typeIndex();
+    const keyValues: PathValues[] = [];
+    for (const k of this.keys) {
+      const pv = await pathValues(o, types, k);
+      if (pv === null) return null;
+      keyValues.push(pv);
+    }
+    const args: (PathValues | null)[] = [];
+    const wheres: (Uint8Array | null)[] = [];
+    for (const a of this.aggs) {
+      if (a.path === null) args.push(null);
+      else {
+        const pv = await pathValues(o, types, a.path);
+        if (pv === null) return null;
+        args.push(pv);
+      }
+      if (a.where === null) wheres.push(null);
+      else {
+        const s = await a.where.select(o);
+        if (s === null) return null;
+        wheres.push(s.rows);
+      }
+    }
+    return groupRows(o.rows, sel, keyValues, args, wheres);
+  }
+
+  /** Feeds an object's groups to the summarize. */
+  commit(p: PreparedGroups, op: Summarize): void {
+    const nAggs = this.aggs.length;
+    for (let g = 0; g < p.keys.length; g++) {
+      const aggs = op.groupOf(p.keys[g]);
+      if (aggs === null) continue;
+      const a0 = p.start[g], a1 = p.start[g + 1];
+      for (let j = 0; j < nAggs; j++) {
+        const arg = p.args[j], where = p.wheres[j];
+        if (arg === null && where === null) {
+          countInto(op, aggs, j, a1 - a0);
+          continue;
+        }
+        for (let r = a0; r < a1; r++) {
+          const i = p.rows[r];
+          if (where !== null && where[i] === 0) continue;
+          if (arg === null) {
+            op.feed(aggs, j, TRUE);
+            continue;
+          }
+          const v = arg.value(i);
+          if (v !== MISSING) op.feed(aggs, j, v);
+        }
+      }
+    }
+    op.checkBudget();
+  }
+}
+
+function countInto(op: Summarize, aggs: Aggregator[], j: number, n: number): void {
+  const a = aggs[j];
+  if (a.consumeN !== undefined) a.consumeN(TRUE, n);
+  else for (let k = 0; k < n; k++) op.feed(aggs, j, TRUE);
+}
+
+/**
+ * Groups the selected rows by their keys: each key's values get small
+ * codes (a dictionary's entries, or distinct values), combined into group
+ * numbers in order of first appearance.
+ */
+function groupRows(
+  rows: number,
+  sel: Uint8Array | null,
+  keyValues: PathValues[],
+  args: (PathValues | null)[],
+  wheres: (Uint8Array | null)[],
+): PreparedGroups {
+  const gid = new Int32Array(rows).fill(-1);
+  const groupKeys: Value[][] = [];
+  const first = new Map<number, number>();
+  const codes = keyValues.map((pv) => keyCodes(pv, rows, sel));
+  let groups = 0;
+  if (codes.length === 0) {
+    // One group, made only when a row is there (no values, no output).
+    for (let i = 0; i < rows; i++) if (sel === null || sel[i]) gid[i] = 0;
+    if (sel === null ? rows > 0 : sel.includes(1)) {
+      groups = 1;
+      groupKeys.push([]);
+    }
+  } else {
+    const radix = codes.map((c) => c.values.length);
+    for (let i = 0; i < rows; i++) {
+      if (sel !== null && !sel[i]) continue;
+      let combo = 0;
+      for (let k = 0; k < codes.length; k++) combo = combo * radix[k] + codes[k].code[i];
+      let g = first.get(combo);
+      if (g === undefined) {
+        g = groups++;
+        first.set(combo, g);
+        groupKeys.push(codes.map((c) => c.values[c.code[i]]));
+      }
+      gid[i] = g;
+    }
+  }
+  // Rows by group, in row order within each (a counting sort).
+  const start = new Int32Array(groups + 1);
+  for (let i = 0; i < rows; i++) if (gid[i] >= 0) start[gid[i] + 1]++;
+  for (let g = 0; g < groups; g++) start[g + 1] += start[g];
+  const fill = start.slice(0, groups);
+  const byGroup = new Int32Array(start[groups]);
+  for (let i = 0; i < rows; i++) if (gid[i] >= 0) byGroup[fill[gid[i]]++] = i;
+  return {
+    keys: groupKeys,
+    keyStrings: groupKeys.map((ks) => ks.map((k) => valueKey(k.type, k.body)).join("")),
+    rows: byGroup,
+    start,
+    args,
+    wheres,
+  };
+}
+
+/** A key path's values as codes: per row its code, and the value of each code. */
+function keyCodes(
+  pv: PathValues,
+  rows: number,
+  sel: Uint8Array | null,
+): { code: Int32Array; values: Value[] } {
+  const code = new Int32Array(rows);
+  const values: Value[] = [MISSING];
+  const base = pv.vectors.map((v) => {
+    const b = values.length;
+    values.push(new Value(v.type, null));
+    if (v instanceof DictVector) { for (const d of v.dict) values.push(new Value(v.type, d)); }
+    return b;
+  });
+  const seen = pv.vectors.map(() => new Map<Body, number>());
+  for (let i = 0; i < rows; i++) {
+    if (sel !== null && !sel[i]) continue;
+    const c = pv.col[i];
+    if (c < 0) continue; // code 0: missing
+    const v = pv.vectors[c];
+    const s = v.state[i];
+    if (s === NULL_ROW) {
+      code[i] = base[c];
+    } else if (v instanceof DictVector) {
+      code[i] = base[c] + 1 + v.index[i];
+    } else {
+      code[i] = distinctCode(v, i, seen[c], values);
+    }
+  }
+  return { code, values };
+}
+
+/** The code of a value of a column without a dictionary (added when new). */
+function distinctCode(v: Vector, i: number, seen: Map<Body, number>, values: Value[]): number {
+  const b = v.body(i);
+  const key: Body = b instanceof Uint8Array ? latin1Key(b) : b;
+  let c = seen.get(key);
+  if (c === undefined) {
+    c = values.length;
+    values.push(new Value(v.type as Type, b));
+    seen.set(key, c);
+  }
+  return c;
+}
+
+function latin1Key(b: Uint8Array): string {
+  let s = "";
+  for (let k = 0; k < b.length; k++) s += String.fromCharCode(b[k]);
+  return "\u0000" + s;
+}
