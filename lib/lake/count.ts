@@ -71,7 +71,7 @@ export class CountScan implements ValueReader {
       count += sel.count;
       countObjectRead(stats, o);
       stats.recordsMatched += sel.count;
-      stats.bytesMatched += await cols!.selectedBytes(sel.rows);
+      stats.bytesMatched += sel.all ? o.bytes : await cols!.selectedBytes(sel.rows);
     }
     if (rows.length > 0) {
       const scan = new PoolScan(this.lake, this.pool, this.key, rows, {

@@ -93,8 +93,8 @@ export class SummarizeScan implements ValueReader {
       if (vf !== null) {
         const sel = await vf.select(cols);
         if (sel === null) return false;
-        rows = sel.rows;
-        matched.push([sel.count, await cols.selectedBytes(rows)]);
+        rows = sel.all ? null : sel.rows;
+        matched.push([sel.count, sel.all ? o.bytes : await cols.selectedBytes(rows)]);
       } else matched.push([o.count, o.bytes]);
       const p = await vs.prepare(cols, rows);
       if (p === null) return false;
@@ -131,14 +131,14 @@ export class SummarizeScan implements ValueReader {
   }
 }
 
-/** Whether some group has rows in two of the objects. */
+/** Whether some group gets values for an order-sensitive aggregate from two of the objects. */
 function shareGroups(prepared: PreparedGroups[]): boolean {
   const seen = new Set<string>();
   for (const p of prepared) {
-    for (const k of p.keyStrings) {
+    for (const k of p.orderedKeys) {
       if (seen.has(k)) return true;
     }
-    for (const k of p.keyStrings) seen.add(k);
+    for (const k of p.orderedKeys) seen.add(k);
   }
   return false;
 }

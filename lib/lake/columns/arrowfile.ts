@@ -216,6 +216,7 @@ export function encodeColumns(built: BuiltObjectColumns): {
     rows: built.rows,
     types: built.types.map(formatType),
     complete: built.complete,
+    typeCounts: built.typeCounts,
     typeOf: null,
     sizes: { bufs: [] },
     columns: entries,

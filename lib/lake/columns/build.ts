@@ -110,6 +110,8 @@ class Builder {
       if (e > s) this.walk(bufs[chunk[i]], s, te.plan, row);
       else if (te.plan.what.length > 0) te.complete = false; // a null record
     }
+    const typeCounts = new Array<number>(this.entries.length).fill(0);
+    for (let row = 0; row < n; row++) typeCounts[typeIdx[row]]++;
     let typeOf: Uint16Array | Uint32Array | null = null;
     if (this.entries.length > 1) {
       typeOf = this.entries.length > 0xffff ? typeIdx : Uint16Array.from(typeIdx);
@@ -118,6 +120,7 @@ class Builder {
       rows: n,
       types: this.entries.map((e) => e.type),
       complete: this.entries.map((e) => e.complete),
+      typeCounts,
       typeOf,
       sizes,
       columns: this.slotList.map((s) => ({

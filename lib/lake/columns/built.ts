@@ -61,6 +61,8 @@ export interface BuiltObjectColumns {
   types: Type[];
   /** Per type: whether every field is in columns (and no nested record was ever null). */
   complete: boolean[];
+  /** Per type: how many rows have it. */
+  typeCounts: number[];
   /** Per row (object order): its type's index; null when there is one type. */
   typeOf: Uint16Array | Uint32Array | null;
   /** Per row: the size of its value's body (QueryStats count these bytes). */

@@ -35,6 +35,8 @@ export interface ColumnsManifest {
   types: string[];
   /** Per type: whether all of it is in columns. */
   complete: boolean[];
+  /** Per type: how many rows have it. */
+  typeCounts: number[];
   /** The per-row type index column (uint16 or uint32), absent with one type. */
   typeOf: { enc: "uint16" | "uint32"; bufs: Range[] } | null;
   /** The per-row body size column (uint32). */

@@ -15,18 +15,17 @@ export { type ColumnsManifest, parseManifest } from "./manifest.ts";
 export { clearColumnCache, columnCache, ObjectColumns } from "./reader.ts";
 export { upgradeColumns, writeColumnsOf } from "./upgrade.ts";
 
-const infos = new Map<string, ObjectColumnsInfo>();
-const INFOS_MAX = 8192;
+/** Objects' columns, by the (cached, immutable) metadata of each object. */
+const opened = new WeakMap<DataObject, ObjectColumns>();
 
 /** An object's columns, or null when it has none (written before loch wrote them). */
 export function openColumns(lake: Lake, poolId: KSUID, o: DataObject): ObjectColumns | null {
   if (o.columns === null) return null;
-  const key = toHex(o.id);
-  let info = infos.get(key);
-  if (info === undefined || info.manifest !== o.columns) {
-    info = new ObjectColumnsInfo(o.columns);
-    if (infos.size >= INFOS_MAX) infos.delete(infos.keys().next().value!);
-    infos.set(key, info);
+  let cols = opened.get(o);
+  if (cols === undefined || cols.info.manifest !== o.columns) {
+    const info = new ObjectColumnsInfo(o.columns);
+    cols = new ObjectColumns(toHex(o.id), info, lake.storage, lake.columnsPath(poolId, o.id));
+    opened.set(o, cols);
   }
-  return new ObjectColumns(key, info, lake.storage, lake.columnsPath(poolId, o.id));
+  return cols;
 }

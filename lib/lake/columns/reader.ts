@@ -82,6 +82,10 @@ export class ObjectColumns implements ColumnarObject {
     return this.info.manifest.complete;
   }
 
+  get typeCounts(): readonly number[] {
+    return this.info.manifest.typeCounts;
+  }
+
   columnsOf(path: readonly string[]): readonly ColumnRef[] {
     return this.info.refsOf(path);
   }

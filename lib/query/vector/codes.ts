@@ -20,7 +20,28 @@ export function outcome(v: Value): number {
   return E;
 }
 
-/** A part of a filter: its outcome per row of an object, or null when columns cannot tell. */
+/** Per type of an object: the outcome all its rows have, or VARIES when they differ. */
+export type TypeOutcomes = Int8Array;
+export const VARIES = -1;
+
+/** A part of a filter. */
 export interface FilterNode {
-  eval(o: ColumnarObject, types: TypeIndex): Promise<Uint8Array | null>;
+  /** The outcome per type where one decides all its rows; null when columns cannot tell. */
+  perType(o: ColumnarObject): TypeOutcomes | null;
+  /** The outcome per row (given perType's answer, which was not null). */
+  eval(o: ColumnarObject, types: TypeIndex, per: TypeOutcomes): Promise<Uint8Array | null>;
+}
+
+/** Outcomes per row from outcomes per type, VARIES left 0. */
+export function rowsFromTypes(rows: number, types: TypeIndex, per: TypeOutcomes): Uint8Array {
+  const codes = new Uint8Array(rows);
+  if (types === null) {
+    if (per[0] > 0) codes.fill(per[0]);
+    return codes;
+  }
+  for (let i = 0; i < rows; i++) {
+    const c = per[types[i]];
+    if (c > 0) codes[i] = c;
+  }
+  return codes;
 }

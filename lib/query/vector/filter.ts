@@ -33,13 +33,26 @@ import {
 import type { ColumnarObject } from "./object.ts";
 import { EMPTY_RECORD, lookupPath, PathRecord } from "./paths.ts";
 import { compileSearchAtom } from "./search.ts";
-import { E, F, type FilterNode, M, outcome, T, type TypeIndex } from "./codes.ts";
+import {
+  E,
+  F,
+  type FilterNode,
+  M,
+  outcome,
+  rowsFromTypes,
+  T,
+  type TypeIndex,
+  type TypeOutcomes,
+  VARIES,
+} from "./codes.ts";
 
 /** The rows of an object that pass a filter. */
 export interface Selection {
-  /** 1 per passing row. */
+  /** Per row, an outcome: T (1) where the row passes. */
   rows: Uint8Array;
   count: number;
+  /** Every row passes. */
+  all: boolean;
 }
 
 export class VectorFilter {
@@ -47,18 +60,30 @@ export class VectorFilter {
 
   /** The rows that pass, or null when the object must be filtered the row way. */
   async select(o: ColumnarObject): Promise<Selection | null> {
+    const per = this.root.perType(o);
+    if (per === null) return null;
+    const counts = o.typeCounts;
+    if (!per.includes(VARIES)) {
+      // Each type's rows all have one outcome: no row need be looked at.
+      let count = 0;
+      for (let k = 0; k < per.length; k++) {
+        if (counts[k] === 0) continue;
+        if (per[k] === E) return null; // the filter would emit an error value
+        if (per[k] === T) count += counts[k];
+      }
+      const all = count === o.rows;
+      if (all || count === 0) return { rows: new Uint8Array(o.rows).fill(all ? T : F), count, all };
+    }
     const types = await o.typeIndex();
-    const codes = await this.root.eval(o, types);
+    const codes = await this.root.eval(o, types, per);
     if (codes === null) return null;
     let count = 0;
     for (let i = 0; i < codes.length; i++) {
       const c = codes[i];
-      if (c === E) return null; // the filter would emit an error value here
-      const pass = c === T ? 1 : 0;
-      codes[i] = pass;
-      count += pass;
+      if (c === T) count++;
+      else if (c === E) return null; // the filter would emit an error value here
     }
-    return { rows: codes, count };
+    return { rows: codes, count, all: count === o.rows };
   }
 }
 
@@ -194,52 +219,86 @@ interface Comparison {
 
 class ConstAtom implements FilterNode {
   constructor(private code: number) {}
+  perType(o: ColumnarObject): TypeOutcomes {
+    return new Int8Array(o.types.length).fill(this.code);
+  }
   eval(o: ColumnarObject): Promise<Uint8Array> {
     return Promise.resolve(new Uint8Array(o.rows).fill(this.code));
   }
 }
 
-class And implements FilterNode {
+/** Combines two nodes' outcomes, per type and per row, by a rule on outcome codes. */
+abstract class Binary implements FilterNode {
   constructor(private a: FilterNode, private b: FilterNode) {}
-  async eval(o: ColumnarObject, types: TypeIndex): Promise<Uint8Array | null> {
-    const x = await this.a.eval(o, types);
+  protected abstract combine(x: number, y: number): number;
+
+  perType(o: ColumnarObject): TypeOutcomes | null {
+    const x = this.a.perType(o);
     if (x === null) return null;
-    const y = await this.b.eval(o, types);
+    const y = this.b.perType(o);
     if (y === null) return null;
-    // A non-bool LHS is the result; false stays false; true takes the RHS.
-    for (let i = 0; i < x.length; i++) if (x[i] === T) x[i] = y[i];
+    const out = new Int8Array(x.length);
+    for (let k = 0; k < x.length; k++) {
+      out[k] = x[k] === VARIES || y[k] === VARIES ? this.partial(x[k], y[k]) : this.combine(x[k], y[k]);
+    }
+    return out;
+  }
+
+  /** The outcome when one side varies: decided by the other side alone, or VARIES. */
+  protected abstract partial(x: number, y: number): number;
+
+  async eval(o: ColumnarObject, types: TypeIndex, per: TypeOutcomes): Promise<Uint8Array | null> {
+    const pa = this.a.perType(o)!, pb = this.b.perType(o)!;
+    const x = await this.a.eval(o, types, pa);
+    if (x === null) return null;
+    const y = await this.b.eval(o, types, pb);
+    if (y === null) return null;
+    void per;
+    for (let i = 0; i < x.length; i++) x[i] = this.combine(x[i], y[i]);
     return x;
   }
 }
 
-class Or implements FilterNode {
-  constructor(private a: FilterNode, private b: FilterNode) {}
-  async eval(o: ColumnarObject, types: TypeIndex): Promise<Uint8Array | null> {
-    const x = await this.a.eval(o, types);
-    if (x === null) return null;
-    const y = await this.b.eval(o, types);
-    if (y === null) return null;
-    // True stays true; false or missing take the RHS; other errors are the result.
-    for (let i = 0; i < x.length; i++) {
-      const c = x[i];
-      if (c === F || c === M) x[i] = y[i];
-    }
-    return x;
+class And extends Binary {
+  // A non-bool LHS is the result; false stays false; true takes the RHS.
+  protected combine(x: number, y: number): number {
+    return x === T ? y : x;
+  }
+  protected partial(x: number, _y: number): number {
+    return x === VARIES || x === T ? VARIES : x;
+  }
+}
+
+class Or extends Binary {
+  // True stays true; false or missing take the RHS; other errors are the result.
+  protected combine(x: number, y: number): number {
+    return x === F || x === M ? y : x;
+  }
+  protected partial(x: number, _y: number): number {
+    return x === VARIES || x === F || x === M ? VARIES : x;
   }
 }
 
 class Not implements FilterNode {
   constructor(private a: FilterNode) {}
-  async eval(o: ColumnarObject, types: TypeIndex): Promise<Uint8Array | null> {
-    const x = await this.a.eval(o, types);
+  perType(o: ColumnarObject): TypeOutcomes | null {
+    const x = this.a.perType(o);
     if (x === null) return null;
-    for (let i = 0; i < x.length; i++) {
-      const c = x[i];
-      if (c === T) x[i] = F;
-      else if (c === F) x[i] = T;
-    }
+    const out = new Int8Array(x.length);
+    for (let k = 0; k < x.length; k++) out[k] = x[k] === VARIES ? VARIES : not(x[k]);
+    return out;
+  }
+  async eval(o: ColumnarObject, types: TypeIndex, per: TypeOutcomes): Promise<Uint8Array | null> {
+    const x = await this.a.eval(o, types, this.a.perType(o)!);
+    if (x === null) return null;
+    void per;
+    for (let i = 0; i < x.length; i++) x[i] = not(x[i]);
     return x;
   }
+}
+
+function not(c: number): number {
+  return c === T ? F : c === F ? T : c;
 }
 
 /** Per type index: the outcome for its rows when it lacks the path, -1 when a column holds it. */
@@ -257,7 +316,7 @@ function typeOutcomes(
       continue;
     }
     if (!o.columnsOf(path).some((c) => c.covers.includes(k) && c.type === lp.type)) return null;
-    out[k] = -1;
+    out[k] = VARIES;
   }
   return out;
 }
@@ -279,18 +338,15 @@ class PathAtom implements FilterNode {
     return this.missingCode;
   };
 
-  async eval(o: ColumnarObject, types: TypeIndex): Promise<Uint8Array | null> {
-    const per = typeOutcomes(o, this.path, this.missing);
-    if (per === null) return null;
-    const codes = new Uint8Array(o.rows);
-    if (types === null) {
-      if (per[0] >= 0) return codes.fill(per[0]);
-    } else {
-      for (let i = 0; i < codes.length; i++) {
-        const c = per[types[i]];
-        if (c >= 0) codes[i] = c;
-      }
-    }
+  perType(o: ColumnarObject): TypeOutcomes | null {
+    return typeOutcomes(o, this.path, this.missing);
+  }
+
+  async eval(o: ColumnarObject, types: TypeIndex, per: TypeOutcomes): Promise<Uint8Array | null> {
+    // Rows of types that lack the path get their outcome; the columns fill in the rest.
+    const codes = per.some((c) => c > 0)
+      ? rowsFromTypes(o.rows, types, per)
+      : new Uint8Array(o.rows);
     for (const c of o.columnsOf(this.path)) {
       if (!c.covers.some((k) => per[k] < 0)) continue;
       const v = await o.vector(c);

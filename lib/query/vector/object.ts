@@ -19,6 +19,8 @@ export interface ColumnarObject {
   readonly types: readonly Type[];
   /** Per type: whether all of its values' fields are in columns. */
   readonly complete: readonly boolean[];
+  /** Per type: how many rows have it. */
+  readonly typeCounts: readonly number[];
   /** The columns of a leaf path (one per type the path has in the object). */
   columnsOf(path: readonly string[]): readonly ColumnRef[];
   /** Every column. */

@@ -16,7 +16,15 @@ import {
   type Vector,
 } from "../../zed/vector.ts";
 import type { ColumnarObject, ColumnRef } from "./object.ts";
-import { F, type FilterNode, T, type TypeIndex } from "./codes.ts";
+import {
+  F,
+  type FilterNode,
+  rowsFromTypes,
+  T,
+  type TypeIndex,
+  type TypeOutcomes,
+  VARIES,
+} from "./codes.ts";
 
 interface LeafTest {
   path: string[];
@@ -71,31 +79,39 @@ class SearchAtom implements FilterNode {
     return false;
   }
 
-  async eval(o: ColumnarObject, types: TypeIndex): Promise<Uint8Array | null> {
+  perType(o: ColumnarObject): TypeOutcomes | null {
     const nt = o.types.length;
-    /** Per type: F, T, or 2 when its rows need their leaves tested. */
-    const per = new Uint8Array(nt);
-    /** The columns to test, with the types each is tested for. */
-    const work = new Map<ColumnRef, { test: BodyTest; types: Uint8Array }>();
+    const per = new Int8Array(nt);
     for (let k = 0; k < nt; k++) {
       if (!o.complete[k]) return null;
       const p = this.plan(o.types[k]);
-      if (typeof p === "boolean") {
-        per[k] = p ? T : F;
-        continue;
+      if (typeof p === "boolean") per[k] = p ? T : F;
+      else {
+        // Its leaves decide, if they all have columns.
+        for (const leaf of p) {
+          const c = o.columnsOf(leaf.path).find((c) => c.type === leaf.type && c.covers.includes(k));
+          if (c === undefined) return null;
+        }
+        per[k] = VARIES;
       }
-      per[k] = 2;
-      for (const leaf of p) {
-        const c = o.columnsOf(leaf.path).find((c) => c.type === leaf.type && c.covers.includes(k));
-        if (c === undefined) return null;
+    }
+    return per;
+  }
+
+  async eval(o: ColumnarObject, types: TypeIndex, per: TypeOutcomes): Promise<Uint8Array | null> {
+    const nt = o.types.length;
+    /** The columns to test, with the types each is tested for. */
+    const work = new Map<ColumnRef, { test: BodyTest; types: Uint8Array }>();
+    for (let k = 0; k < nt; k++) {
+      if (per[k] !== VARIES) continue;
+      for (const leaf of this.plan(o.types[k]) as LeafTest[]) {
+        const c = o.columnsOf(leaf.path).find((c) => c.type === leaf.type && c.covers.includes(k))!;
         let w = work.get(c);
         if (w === undefined) work.set(c, w = { test: leaf.test, types: new Uint8Array(nt) });
         w.types[k] = 1;
       }
     }
-    const codes = new Uint8Array(o.rows);
-    if (types === null) codes.fill(per[0] === T ? T : F);
-    else for (let i = 0; i < codes.length; i++) codes[i] = per[types[i]] === T ? T : F;
+    const codes = rowsFromTypes(o.rows, types, per);
     for (const [c, w] of work) {
       const v = await o.vector(c);
       const hits = this.matches(v, w.test);

@@ -16,7 +16,7 @@ import type { Summarize } from "../ops/summarize.ts";
 import { MISSING, TRUE } from "../runtime/values.ts";
 import type { Type } from "../../zed/types.ts";
 import { type Body, Value } from "../../zed/value.ts";
-import { DictVector, NULL_ROW, VALUE, type Vector } from "../../zed/vector.ts";
+import { ABSENT, DictVector, NULL_ROW, VALUE, type Vector } from "../../zed/vector.ts";
 import type { TypeIndex } from "./codes.ts";
 import type { VectorFilter } from "./filter.ts";
 import type { ColumnarObject } from "./object.ts";
@@ -29,20 +29,31 @@ export interface VectorAggregate {
   where: VectorFilter | null;
 }
 
+const EMPTY_ROWS = new Int32Array(0);
+
 /** Aggregates whose result depends on the order values arrive in. */
 const ORDER_SENSITIVE = new Set(["any", "collect", "sum", "avg", "map", "fuse", "union"]);
 
 /** A path's values over an object: per row, a slot of values, MISSING where its type lacks it. */
 class PathValues {
-  /** Per row: the column (index into vectors) holding it, or -1 for missing. */
-  readonly col: Int16Array;
+  /**
+   * Per row: the column (index into vectors) holding it, or -1 for missing;
+   * null when there is at most one column (its own state says where it is absent).
+   */
+  readonly col: Int16Array | null;
   constructor(readonly vectors: Vector[], rows: number) {
-    this.col = new Int16Array(rows).fill(-1);
+    this.col = vectors.length > 1 ? new Int16Array(rows).fill(-1) : null;
+  }
+
+  /** Whether row i has the path. */
+  has(i: number): boolean {
+    if (this.col !== null) return this.col[i] >= 0;
+    return this.vectors.length === 1 && this.vectors[0].state[i] !== ABSENT;
   }
 
   /** Row i's value. */
   value(i: number): Value {
-    const c = this.col[i];
+    const c = this.col !== null ? this.col[i] : this.has(i) ? 0 : -1;
     if (c < 0) return MISSING;
     const v = this.vectors[c];
     const s = v.state[i];
@@ -75,16 +86,24 @@ async function pathValues(
   const vectors: Vector[] = [];
   for (const c of used) vectors.push(await o.vector(cols[c]));
   const pv = new PathValues(vectors, o.rows);
-  if (types === null) pv.col.fill(perType[0]);
-  else for (let i = 0; i < o.rows; i++) pv.col[i] = perType[types[i]];
+  const col = pv.col;
+  if (col !== null) {
+    if (types === null) col.fill(perType[0]);
+    else for (let i = 0; i < o.rows; i++) col[i] = perType[types[i]];
+  }
   return pv;
 }
 
 /** An object's groups, worked out but not yet fed. */
 export interface PreparedGroups {
-  /** Per group, its key values and the value key string of them (for conflict checks). */
+  /** Per group, its key values. */
   keys: Value[][];
-  keyStrings: string[];
+  /**
+   * The value key strings of the groups that feed values to an aggregate
+   * depending on their order (for the caller's check that overlapping
+   * objects share none).
+   */
+  orderedKeys: string[];
   /** The rows of each group, in row order: rows[start[g], start[g+1]). */
   rows: Int32Array;
   start: Int32Array;
@@ -102,6 +121,11 @@ export class VectorSummarize {
   /** Whether some aggregate depends on the order of its values. */
   get orderSensitive(): boolean {
     return this.aggs.some((a) => ORDER_SENSITIVE.has(a.name));
+  }
+
+  /** Whether every aggregate is a plain count(): groups need only their sizes. */
+  private get countsOnly(): boolean {
+    return this.aggs.every((a) => a.path === null && a.where === null);
   }
 
   /** The groups of an object's selected rows (all rows when sel is null); null when columns cannot tell. */
@@ -129,7 +153,36 @@ export class VectorSummarize {
         wheres.push(s.rows);
       }
     }
-    return groupRows(o.rows, sel, keyValues, args, wheres);
+    // Arguments the object lacks altogether feed nothing: only the groups' sizes matter then.
+    const sizesOnly = this.aggs.every((a, j) =>
+      a.where === null && (a.path === null || args[j]!.vectors.length === 0)
+    );
+    const p = keyValues.every((k) => k.vectors.length === 0)
+      ? oneGroup(o.rows, sel, keyValues.length, args, wheres, sizesOnly)
+      : groupRows(o.rows, sel, keyValues, args, wheres, sizesOnly);
+    if (p !== null) p.orderedKeys = this.orderedKeys(p);
+    return p;
+  }
+
+  /** The keys of the groups that feed some order-sensitive aggregate a value. */
+  private orderedKeys(p: PreparedGroups): string[] {
+    const out: string[] = [];
+    const sensitive = this.aggs.map((a) => ORDER_SENSITIVE.has(a.name));
+    if (!sensitive.includes(true)) return out;
+    for (let g = 0; g < p.keys.length; g++) {
+      let feeds = false;
+      for (let j = 0; j < this.aggs.length && !feeds; j++) {
+        if (!sensitive[j]) continue;
+        const arg = p.args[j], where = p.wheres[j];
+        if (arg !== null && arg.vectors.length === 0) continue; // missing everywhere
+        for (let r = p.start[g]; r < p.start[g + 1] && !feeds; r++) {
+          const i = p.rows[r];
+          feeds = (where === null || where[i] === 1) && (arg === null || arg.has(i));
+        }
+      }
+      if (feeds) out.push(p.keys[g].map((k) => valueKey(k.type, k.body)).join(""));
+    }
+    return out;
   }
 
   /** Feeds an object's groups to the summarize. */
@@ -139,6 +192,13 @@ export class VectorSummarize {
       const aggs = op.groupOf(p.keys[g]);
       if (aggs === null) continue;
       const a0 = p.start[g], a1 = p.start[g + 1];
+      if (p.rows.length === 0) {
+        // Sizes only: the counts are fed; the other aggregates' arguments are missing.
+        for (let j = 0; j < nAggs; j++) {
+          if (this.aggs[j].path === null) countInto(op, aggs, j, a1 - a0);
+        }
+        continue;
+      }
       for (let j = 0; j < nAggs; j++) {
         const arg = p.args[j], where = p.wheres[j];
         if (arg === null && where === null) {
@@ -147,7 +207,7 @@ export class VectorSummarize {
         }
         for (let r = a0; r < a1; r++) {
           const i = p.rows[r];
-          if (where !== null && where[i] === 0) continue;
+          if (where !== null && where[i] !== 1) continue;
           if (arg === null) {
             op.feed(aggs, j, TRUE);
             continue;
@@ -167,6 +227,36 @@ function countInto(op: Summarize, aggs: Aggregator[], j: number, n: number): voi
   else for (let k = 0; k < n; k++) op.feed(aggs, j, TRUE);
 }
 
+/** The selected rows as one group, of keys missing from every row. */
+function oneGroup(
+  rows: number,
+  sel: Uint8Array | null,
+  keys: number,
+  args: (PathValues | null)[],
+  wheres: (Uint8Array | null)[],
+  sizesOnly: boolean,
+): PreparedGroups {
+  let n = 0;
+  if (sel === null) n = rows;
+  else for (let i = 0; i < rows; i++) n += sel[i] === 1 ? 1 : 0;
+  if (n === 0) return { keys: [], orderedKeys: [], rows: EMPTY_ROWS, start: ZERO, args, wheres };
+  let list = EMPTY_ROWS;
+  if (!sizesOnly) {
+    list = new Int32Array(n);
+    for (let i = 0, k = 0; i < rows; i++) if (sel === null || sel[i] === 1) list[k++] = i;
+  }
+  return {
+    keys: [new Array<Value>(keys).fill(MISSING)],
+    orderedKeys: [],
+    rows: list,
+    start: Int32Array.of(0, n),
+    args,
+    wheres,
+  };
+}
+
+const ZERO = Int32Array.of(0);
+
 /**
  * Groups the selected rows by their keys: each key's values get small
  * codes (a dictionary's entries, or distinct values), combined into group
@@ -178,23 +268,59 @@ function groupRows(
   keyValues: PathValues[],
   args: (PathValues | null)[],
   wheres: (Uint8Array | null)[],
-): PreparedGroups {
+  sizesOnly: boolean,
+): PreparedGroups | null {
   const gid = new Int32Array(rows).fill(-1);
   const groupKeys: Value[][] = [];
-  const first = new Map<number, number>();
   const codes = keyValues.map((pv) => keyCodes(pv, rows, sel));
   let groups = 0;
   if (codes.length === 0) {
     // One group, made only when a row is there (no values, no output).
-    for (let i = 0; i < rows; i++) if (sel === null || sel[i]) gid[i] = 0;
+    for (let i = 0; i < rows; i++) if (sel === null || sel[i] === 1) gid[i] = 0;
     if (sel === null ? rows > 0 : sel.includes(1)) {
       groups = 1;
       groupKeys.push([]);
     }
+  } else if (codes.length === 1 && sizesOnly) {
+    // One key, counts only: each code's count is its group's size.
+    const { code, values } = codes[0];
+    const counts = new Int32Array(values.length);
+    if (sel === null) for (let i = 0; i < rows; i++) counts[code[i]]++;
+    else for (let i = 0; i < rows; i++) if (sel[i] === 1) counts[code[i]]++;
+    const start = [0];
+    for (let c = 0; c < counts.length; c++) {
+      if (counts[c] === 0) continue;
+      groupKeys.push([values[c]]);
+      start.push(start[start.length - 1] + counts[c]);
+    }
+    return {
+      keys: groupKeys,
+      orderedKeys: [],
+      rows: EMPTY_ROWS,
+      start: Int32Array.from(start),
+      args,
+      wheres,
+    };
+  } else if (codes.length === 1) {
+    // One key: its codes are small, so a table maps them to groups.
+    const { code, values } = codes[0];
+    const groupOf = new Int32Array(values.length).fill(-1);
+    for (let i = 0; i < rows; i++) {
+      if (sel !== null && sel[i] !== 1) continue;
+      const c = code[i];
+      let g = groupOf[c];
+      if (g < 0) {
+        g = groupOf[c] = groups++;
+        groupKeys.push([values[c]]);
+      }
+      gid[i] = g;
+    }
   } else {
     const radix = codes.map((c) => c.values.length);
+    if (radix.reduce((a, b) => a * b, 1) > 2 ** 52) return null; // codes would not combine exactly
+    const first = new Map<number, number>();
     for (let i = 0; i < rows; i++) {
-      if (sel !== null && !sel[i]) continue;
+      if (sel !== null && sel[i] !== 1) continue;
       let combo = 0;
       for (let k = 0; k < codes.length; k++) combo = combo * radix[k] + codes[k].code[i];
       let g = first.get(combo);
@@ -210,17 +336,13 @@ function groupRows(
   const start = new Int32Array(groups + 1);
   for (let i = 0; i < rows; i++) if (gid[i] >= 0) start[gid[i] + 1]++;
   for (let g = 0; g < groups; g++) start[g + 1] += start[g];
-  const fill = start.slice(0, groups);
-  const byGroup = new Int32Array(start[groups]);
-  for (let i = 0; i < rows; i++) if (gid[i] >= 0) byGroup[fill[gid[i]]++] = i;
-  return {
-    keys: groupKeys,
-    keyStrings: groupKeys.map((ks) => ks.map((k) => valueKey(k.type, k.body)).join("")),
-    rows: byGroup,
-    start,
-    args,
-    wheres,
-  };
+  let byGroup = EMPTY_ROWS;
+  if (!sizesOnly) {
+    const fill = start.slice(0, groups);
+    byGroup = new Int32Array(start[groups]);
+    for (let i = 0; i < rows; i++) if (gid[i] >= 0) byGroup[fill[gid[i]]++] = i;
+  }
+  return { keys: groupKeys, orderedKeys: [], rows: byGroup, start, args, wheres };
 }
 
 /** A key path's values as codes: per row its code, and the value of each code. */
@@ -238,9 +360,20 @@ function keyCodes(
     return b;
   });
   const seen = pv.vectors.map(() => new Map<Body, number>());
+  const only = pv.vectors.length === 1 ? pv.vectors[0] : null;
+  if (only instanceof DictVector) {
+    // The common case, one dictionary column: codes straight from its entries
+    // (rows it does not cover are missing, code 0).
+    const state = only.state, index = only.index;
+    for (let i = 0; i < rows; i++) {
+      const s = state[i];
+      code[i] = s === VALUE ? 2 + index[i] : s === NULL_ROW ? 1 : 0;
+    }
+    return { code, values };
+  }
   for (let i = 0; i < rows; i++) {
-    if (sel !== null && !sel[i]) continue;
-    const c = pv.col[i];
+    if (sel !== null && sel[i] !== 1) continue;
+    const c = pv.col !== null ? pv.col[i] : pv.has(i) ? 0 : -1;
     if (c < 0) continue; // code 0: missing
     const v = pv.vectors[c];
     const s = v.state[i];
