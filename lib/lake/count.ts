@@ -9,12 +9,20 @@ import type { Expr, VectorFilter } from "../query/mod.ts";
 import { zctx } from "../zed/context.ts";
 import { TypeUint64 } from "../zed/types.ts";
 import { type Batch, Value } from "../zed/value.ts";
-import { openColumns } from "./columns/mod.ts";
+import { VALUE } from "../zed/vector.ts";
+import { type ObjectColumns, openColumns } from "./columns/mod.ts";
 import type { Lake } from "./lake.ts";
 import type { DataObject } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
-import { type KeyRange, spanMayMatch, spanWithin } from "./prune.ts";
+import {
+  aboveLo,
+  belowHi,
+  type KeyRange,
+  spanComparable,
+  spanMayMatch,
+  spanWithin,
+} from "./prune.ts";
 import { countObjectRead, PoolScan, type ScanStats } from "./scan.ts";
 
 export interface CountPlan {
@@ -61,6 +69,20 @@ export class CountScan implements ValueReader {
         stats.bytesMatched += o.bytes;
         continue;
       }
+      if (exact !== undefined && exact !== null && spanComparable(o.span, exact)) {
+        // The object is sorted by the key: the rows in range are one run of it.
+        const cols = openColumns(this.lake, this.pool.id, o);
+        const run = cols === null ? null : await keyRun(cols, this.key, exact);
+        if (run !== null) {
+          const [from, to] = run;
+          stats.objectsRead++;
+          count += to - from;
+          countObjectRead(stats, o);
+          stats.recordsMatched += to - from;
+          stats.bytesMatched += await cols!.selectedBytes(null, from, to);
+          continue;
+        }
+      }
       const cols = vector === null ? null : openColumns(this.lake, this.pool.id, o);
       const sel = cols === null ? null : await vector!.select(cols);
       if (sel === null) {
@@ -88,4 +110,38 @@ export class CountScan implements ValueReader {
     const t = zctx.lookupRecordOf([this.field], [TypeUint64]);
     return [new Value(t, [count])];
   }
+}
+
+/**
+ * The rows [from, to) of an object whose keys are in a range, found by
+ * binary search on its key column (the object is in key order, null and
+ * missing keys last); null when the key is not one column of one type.
+ */
+async function keyRun(
+  cols: ObjectColumns,
+  key: PoolKey,
+  r: KeyRange,
+): Promise<[number, number] | null> {
+  const refs = cols.columnsOf(key.path);
+  if (refs.length !== 1) return null;
+  const v = await cols.vector(refs[0]);
+  const state = v.state;
+  // Rows with keys come first.
+  const end = firstTrue(0, state.length, (i) => state[i] !== VALUE);
+  const at = (i: number) => new Value(v.type, v.body(i));
+  // In pool order the range's keys are a run: [a, b).
+  const desc = key.desc;
+  const a = firstTrue(0, end, (i) => desc ? belowHi(at(i), r) : aboveLo(at(i), r));
+  const b = firstTrue(a, end, (i) => desc ? !aboveLo(at(i), r) : !belowHi(at(i), r));
+  return [a, b];
+}
+
+/** The first i in [lo, hi) for which pred (false, then true) holds; hi if none. */
+function firstTrue(lo: number, hi: number, pred: (i: number) => boolean): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (pred(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }

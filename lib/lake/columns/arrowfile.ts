@@ -28,6 +28,7 @@ import {
   makeData,
   makeVector,
   Message,
+  Null,
   RecordBatch,
   Schema,
   Struct,
@@ -97,6 +98,7 @@ function bitmap(bytes: Uint8Array): Uint8Array {
 
 /** The Arrow data of a column (not dictionary-encoded at this level). */
 function plainData(c: BuiltColumn): Data {
+  if (c.enc === "null") return makeData({ type: new Null(), length: c.length });
   const enc = c.enc as Exclude<Encoding, "list" | "null">;
   const type = arrowType(enc);
   const nullBitmap = c.nullCount > 0 ? bitmap(c.valid) : undefined;
@@ -154,6 +156,7 @@ function bufferCount(t: DataType): number {
   if (t instanceof Dictionary) return 2;
   if (t instanceof List) return 2 + bufferCount(t.children[0].type);
   if (t instanceof Utf8 || t instanceof Binary) return 3;
+  if (t instanceof Null) return 0;
   return 2;
 }
 

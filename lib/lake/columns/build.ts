@@ -242,7 +242,7 @@ function writerFor(t: Type, rows: number): ColumnWriter | null {
     case Kind.Array:
     case Kind.Set: {
       const e = typeUnder(u.elem);
-      if (e.kind !== Kind.Primitive || e.id === ID_NULL) return null;
+      if (e.kind !== Kind.Primitive) return null;
       // Elements are not dictionary-encoded (searches read them as they are).
       const child = primitiveWriter(e.id, rows, false);
       return child === null ? null : new ListWriter(child, rows);

@@ -235,9 +235,14 @@ function decodeVector(
     const elem = typeUnder(type);
     const elemType = elem.kind === Kind.Array || elem.kind === Kind.Set ? elem.elem : type;
     const n = offsets[rows];
-    const childState = new Uint8Array(n).fill(VALUE);
-    applyValidity(childState, bufs.next());
-    const child = plainVector(elemType, listChildEnc(entry), childState, bufs);
+    const childEnc = listChildEnc(entry);
+    let child: Vector;
+    if (childEnc === "null") child = new NullVector(elemType, new Uint8Array(n).fill(NULL_ROW));
+    else {
+      const childState = new Uint8Array(n).fill(VALUE);
+      applyValidity(childState, bufs.next());
+      child = plainVector(elemType, childEnc, childState, bufs);
+    }
     return new ListVector(type, state, offsets, child);
   }
   if (entry.dict !== undefined) {
