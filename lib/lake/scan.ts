@@ -130,8 +130,6 @@ class ObjectStream {
   private ended = false;
   /** Body bytes already added to the stats. */
   private counted = 0;
-  /** The object row number of the next value decoded. */
-  private row: number;
   private scratch: ByteWriter | null = null;
 
   constructor(
@@ -144,8 +142,9 @@ class ObjectStream {
     private filter: Expr | null,
   ) {
     const sizes = filter !== null || part.rows !== null;
-    this.decoder = new ZngDecoder(undefined, { project, sizes });
-    this.row = part.firstRow;
+    // With a row selection, the rows that do not pass are skipped undecoded.
+    const select = part.rows === null ? undefined : { rows: part.rows, first: part.firstRow };
+    this.decoder = new ZngDecoder(undefined, { project, sizes, select });
     const path = lake.objectPath(pool.id, part.object.id);
     this.chunks = lake.storage.readRange(path, part.offset, part.length)[Symbol.asyncIterator]();
   }
@@ -182,22 +181,14 @@ class ObjectStream {
   private pass(batch: Value[]): Value[] {
     const stats = this.stats;
     const rows = this.part.rows;
-    const first = this.row;
-    this.row += batch.length;
     const body = this.decoder.bodyBytes;
     const read = body - this.counted;
     this.counted = body;
     if (rows !== null) {
-      // Read and matched were counted from the columns.
+      // Only the selected rows were decoded; read and matched were counted from the columns.
       const sizes = this.decoder.sizes;
-      const out: Value[] = [];
-      for (let i = 0; i < batch.length; i++) {
-        if (rows[first + i] === 1) {
-          out.push(batch[i]);
-          stats.bytesMatched += sizes[i];
-        }
-      }
-      return out;
+      for (let i = 0; i < batch.length; i++) stats.bytesMatched += sizes[i];
+      return batch;
     }
     stats.recordsRead += batch.length;
     stats.bytesRead += read;

@@ -39,6 +39,7 @@ import {
 import { CountScan } from "./count.ts";
 import { SummarizeScan } from "./summarize.ts";
 import { TopKScan } from "./topk.ts";
+import { HeadScan } from "./head.ts";
 import { openColumns } from "./columns/mod.ts";
 import type { DataObject } from "./objects.ts";
 import { ID_INT8, ID_UINT8, underId } from "../zed/types.ts";
@@ -166,8 +167,22 @@ class PoolReading {
         );
       case "sort":
         return this.sort(p);
+      case "head":
+        return this.head(p.limit);
     }
     return this.scan(this.plan.ordered);
+  }
+
+  /** The first n values in pool order. */
+  private head(n: number): ValueReader {
+    if (this.bounds !== null || !useColumns()) return new LimitReader(this.scan(true), n);
+    return new HeadScan(this.lake, this.view.pool, this.key, this.view.objects, {
+      limit: n,
+      range: this.range,
+      filter: this.pred,
+      vector: this.vector,
+      fields: this.plan.fields,
+    }, this.stats);
   }
 
   /** The values that pass the filter, in pool order unless unordered. */
@@ -232,8 +247,7 @@ class PoolReading {
     if (onKey && numericOrder && !p.nullsFirst) {
       if (p.reverse === key.desc) {
         // The pool's own order.
-        const scan = this.scan(true);
-        return p.limit === null ? scan : new LimitReader(scan, p.limit);
+        return p.limit === null ? this.scan(true) : this.head(p.limit);
       }
       if (p.limit !== null && p.limit > 0 && this.bounds === null) {
         return new TopKReader(this, p);

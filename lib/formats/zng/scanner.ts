@@ -53,6 +53,12 @@ export interface ScannerOptions {
   project?: (t: Type) => ReadonlySet<number> | undefined;
   /** Keep each value's body size (see ZngScanner.sizes). */
   sizes?: boolean;
+  /**
+   * Decode only some values: those whose number (counting from `first` for
+   * the first value read) has rows[number] === 1; the others are skipped
+   * undecoded (and not counted in bodyBytes).
+   */
+  select?: { rows: Uint8Array; first: number };
 }
 
 const EMPTY: Uint8Array = new Uint8Array(0);
@@ -75,11 +81,16 @@ export class ZngScanner {
   /** With opts.sizes: the body size of each value in `values`. */
   sizes: number[] = [];
   private keepSizes: boolean;
+  /** With opts.select: which values to decode, and the number of the next one. */
+  private selected: Uint8Array | null;
+  private row: number;
 
   constructor(opts: ScannerOptions = {}) {
     this.types = new StreamTypes(opts.validate ?? false, opts.project);
     this.max = opts.max ?? MAX_FRAME;
     this.keepSizes = opts.sizes ?? false;
+    this.selected = opts.select?.rows ?? null;
+    this.row = opts.select?.first ?? 0;
   }
 
   /** Bytes fed but not yet consumed. */
@@ -246,6 +257,7 @@ export class ZngScanner {
     body.setBuffer(buf);
     const out: Value[] = [];
     const sizes: number[] | null = this.keepSizes ? [] : null;
+    const selected = this.selected;
     while (p < end) {
       // The type id.
       let id = buf[p++];
@@ -274,6 +286,10 @@ export class ZngScanner {
       }
       const t = types.valueType(id);
       if (t === undefined) throw invalid(`zngio: type ID ${id} not in context`);
+      if (selected !== null && selected[this.row++] !== 1) {
+        p += len;
+        continue;
+      }
       if (tag === 0) {
         out.push(new Value(t, null));
         sizes?.push(0);

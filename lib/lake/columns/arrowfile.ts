@@ -2,9 +2,10 @@
 // standard any Arrow tool opens: one record batch, a field per column (named
 // by its path; the Zed path and type in the field's metadata), the record
 // types in the schema's metadata, and a `zed.type_index` field naming each
-// row's record type when there is more than one, and `zed.size`, the size of
-// each row's value (what QueryStats count). Dictionary-encoded columns are
-// Arrow dictionaries.
+// row's record type when there is more than one; `zed.size`, the size of
+// each row's value (what QueryStats count), and `zed.prefix`, the first
+// bytes of its encoding (which orders equal keys). Dictionary-encoded columns
+// are Arrow dictionaries.
 //
 // After writing, the file's messages are walked to find where each column's
 // buffers are; the manifest (manifest.ts) keeps those ranges.
@@ -45,9 +46,11 @@ import {
 import { formatType } from "../../zed/typetext.ts";
 import type { BuiltColumn, BuiltObjectColumns, Encoding } from "./built.ts";
 import type { ColumnEntry, ColumnsManifest, Range } from "./manifest.ts";
+import { PREFIX } from "./build.ts";
 
 export const TYPE_INDEX_FIELD = "zed.type_index";
 export const SIZE_FIELD = "zed.size";
+export const PREFIX_FIELD = "zed.prefix";
 
 function arrowType(enc: Exclude<Encoding, "list" | "null">): DataType {
   switch (enc) {
@@ -168,9 +171,9 @@ export function encodeColumns(built: BuiltObjectColumns): {
   const fields: Field[] = [];
   const children: Data[] = [];
   /** Per Arrow field: the manifest entry it is (or which of the row fields). */
-  const owners: (ColumnEntry | "types" | "sizes")[] = [];
+  const owners: (ColumnEntry | "types" | "sizes" | "prefixes")[] = [];
   const entries: ColumnEntry[] = [];
-  const names = new Set<string>([TYPE_INDEX_FIELD, SIZE_FIELD]);
+  const names = new Set<string>([TYPE_INDEX_FIELD, SIZE_FIELD, PREFIX_FIELD]);
   const unique = (name: string, type: string) => {
     let n = names.has(name) ? `${name}:${type}` : name;
     for (let k = 2; names.has(n); k++) n = `${name}:${type}#${k}`;
@@ -188,6 +191,10 @@ export function encodeColumns(built: BuiltObjectColumns): {
   fields.push(new Field(SIZE_FIELD, new Uint32(), false));
   children.push(makeData({ type: new Uint32(), length: built.rows, data: built.sizes }));
   owners.push("sizes");
+  const prefixType = new FixedSizeBinary(PREFIX);
+  fields.push(new Field(PREFIX_FIELD, prefixType, false));
+  children.push(makeData({ type: prefixType, length: built.rows, data: built.prefixes }));
+  owners.push("prefixes");
   for (const col of built.columns) {
     const typeText = formatType(col.type);
     const entry: ColumnEntry = {
@@ -222,6 +229,7 @@ export function encodeColumns(built: BuiltObjectColumns): {
     typeCounts: built.typeCounts,
     typeOf: null,
     sizes: { bufs: [] },
+    prefixes: { bufs: [] },
     columns: entries,
   };
   locateBuffers(bytes, fields, owners, manifest);
@@ -232,7 +240,7 @@ export function encodeColumns(built: BuiltObjectColumns): {
 function locateBuffers(
   bytes: Uint8Array,
   fields: Field[],
-  owners: (ColumnEntry | "types" | "sizes")[],
+  owners: (ColumnEntry | "types" | "sizes" | "prefixes")[],
   manifest: ColumnsManifest,
 ): void {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -263,6 +271,7 @@ function locateBuffers(
         if (owner === "types") {
           manifest.typeOf = { enc: f.type instanceof Uint32 ? "uint32" : "uint16", bufs: ranges };
         } else if (owner === "sizes") manifest.sizes.bufs = ranges;
+        else if (owner === "prefixes") manifest.prefixes.bufs = ranges;
         else owner.bufs = ranges;
       });
     }

@@ -56,6 +56,9 @@ export interface EncodedValues {
 
 const SKIP = 0, LEAF = 1, NESTED = 2;
 
+/** Bytes of each value's body kept as its prefix (built.ts). */
+export const PREFIX = 8;
+
 /** How a record body's fields reach their columns. */
 interface Plan {
   /** Per field: SKIP, LEAF or NESTED. */
@@ -96,10 +99,13 @@ class Builder {
     const n = order.length;
     const typeIdx = new Uint32Array(n);
     const sizes = new Uint32Array(n);
+    const prefixes = new Uint8Array(n * PREFIX);
     const { bufs, chunk, start, end } = vals;
     for (let row = 0; row < n; row++) {
       const i = order[row];
       sizes[row] = end[i] - start[i];
+      const b = bufs[chunk[i]], m = Math.min(PREFIX, end[i] - start[i]);
+      for (let k = 0; k < m; k++) prefixes[row * PREFIX + k] = b[start[i] + k];
       const t = vals.types[i];
       let te = this.types.get(t);
       if (te === undefined) te = this.newType(t);
@@ -123,6 +129,7 @@ class Builder {
       typeCounts,
       typeOf,
       sizes,
+      prefixes,
       columns: this.slotList.map((s) => ({
         path: s.path,
         type: s.type,

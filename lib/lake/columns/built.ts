@@ -67,5 +67,10 @@ export interface BuiltObjectColumns {
   typeOf: Uint16Array | Uint32Array | null;
   /** Per row: the size of its value's body (QueryStats count these bytes). */
   sizes: Uint32Array;
+  /**
+   * Per row: the first 8 bytes of its value's body (zeros past its end), so
+   * equal keys can often be ordered by their values' bytes without the rows.
+   */
+  prefixes: Uint8Array;
   columns: { path: string[]; type: Type; covers: number[]; column: BuiltColumn }[];
 }

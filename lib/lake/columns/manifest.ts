@@ -41,6 +41,8 @@ export interface ColumnsManifest {
   typeOf: { enc: "uint16" | "uint32"; bufs: Range[] } | null;
   /** The per-row body size column (uint32). */
   sizes: { bufs: Range[] };
+  /** The per-row body prefix column (8 bytes each). */
+  prefixes: { bufs: Range[] };
   columns: ColumnEntry[];
 }
 

@@ -9,7 +9,7 @@ import type { DataObject } from "../objects.ts";
 import { ObjectColumnsInfo } from "./manifest.ts";
 import { ObjectColumns } from "./reader.ts";
 
-export { buildColumns } from "./build.ts";
+export { buildColumns, PREFIX } from "./build.ts";
 export { encodeColumns } from "./arrowfile.ts";
 export { type ColumnsManifest, parseManifest } from "./manifest.ts";
 export { clearColumnCache, columnCache, ObjectColumns } from "./reader.ts";

@@ -27,7 +27,7 @@ import type { ColumnarObject } from "../../query/vector/object.ts";
 const DEFAULT_BUDGET = 512 << 20;
 
 type TypeIndex = Uint16Array | Uint32Array;
-type Cached = Vector | TypeIndex;
+type Cached = Vector | TypeIndex | Uint8Array;
 
 class ColumnCache {
   private map = new Map<string, { value: Cached; bytes: number }>();
@@ -127,6 +127,20 @@ export class ObjectColumns implements ColumnarObject {
       columnCache.set(key, sizes, sizes.byteLength);
     }
     return sizes;
+  }
+
+  /** Each row's body prefix (8 bytes per row). */
+  async prefixes(): Promise<Uint8Array> {
+    const key = this.key + "/p";
+    let p = columnCache.get<Uint8Array>(key);
+    if (p === undefined) {
+      const bufs = this.info.manifest.prefixes.bufs;
+      const [bytes, base] = await this.read(bufs);
+      const [off, len] = bufs[1];
+      p = new Uint8Array(bytes.buffer, off - base, len);
+      columnCache.set(key, p, p.byteLength);
+    }
+    return p;
   }
 
   /** The total size of the selected rows' values (sel: 1 per row, or null for all). */

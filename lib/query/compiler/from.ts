@@ -162,7 +162,7 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
   if (filter !== null) ops = ops.slice(1);
   const fields = fieldDemand(filter === null ? all : all.slice(1), filter?.ast ?? null);
   const planned = pushesDown(trunk.source) ? planPushdown(c, ops, liftScope) : null;
-  if (planned !== null) ops = ops.slice(planned.taken);
+  if (planned !== null) ops = planned.rest;
   if (fromTrunk) trunkOps = ops;
   else rest = ops;
   const pushdown = planned?.pushdown ?? null;

@@ -34,7 +34,9 @@ export type Pushdown =
     nullsFirst: boolean;
     limit: number | null;
     make: OpFactory;
-  };
+  }
+  /** `head N`: the first N values in pool order (also under a `cut`, which maps one to one). */
+  | { kind: "head"; limit: number };
 
 /** Aggregates whose result does not depend on the order of their input. */
 const ORDER_FREE_AGGS = new Set(["count", "dcount", "min", "max", "and", "or"]);
@@ -56,17 +58,26 @@ const VECTOR_AGGS = new Set([
 
 /**
  * What the source performs of ops (the operators after it and its filter),
- * and how many of them that takes off the chain.
+ * and the operators left for the chain.
  */
 export function planPushdown(
   c: OpCompiler,
   ops: ast.Op[],
   scope: Scope,
-): { pushdown: Pushdown; taken: number } | null {
+): { pushdown: Pushdown; rest: ast.Op[] } | null {
   const head = ops[0];
   if (head === undefined) return null;
+  if (head.kind === "Head") {
+    return { pushdown: { kind: "head", limit: head.count }, rest: ops.slice(1) };
+  }
+  if (head.kind === "Cut" && ops[1]?.kind === "Head") {
+    // A cut makes one value of each: the head can come first.
+    return { pushdown: { kind: "head", limit: ops[1].count }, rest: [head, ...ops.slice(2)] };
+  }
   const countField = countOf(head);
-  if (countField !== null) return { pushdown: { kind: "count", field: countField }, taken: 1 };
+  if (countField !== null) {
+    return { pushdown: { kind: "count", field: countField }, rest: ops.slice(1) };
+  }
   const parts = summarizeParts(head);
   if (parts !== null) {
     return {
@@ -76,7 +87,7 @@ export function planPushdown(
         vector: vectorSummarize(c, parts, scope),
         orderFree: parts.aggs.length > 0 && parts.aggs.every((a) => orderFreeAgg(a.rhs)),
       },
-      taken: 1,
+      rest: ops.slice(1),
     };
   }
   if (head.kind === "Sort" && head.args?.length === 1) {
@@ -94,7 +105,7 @@ export function planPushdown(
         limit,
         make: c.chain(ops.slice(0, taken), scope),
       },
-      taken,
+      rest: ops.slice(taken),
     };
   }
   return null;

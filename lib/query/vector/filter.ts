@@ -239,7 +239,9 @@ abstract class Binary implements FilterNode {
     if (y === null) return null;
     const out = new Int8Array(x.length);
     for (let k = 0; k < x.length; k++) {
-      out[k] = x[k] === VARIES || y[k] === VARIES ? this.partial(x[k], y[k]) : this.combine(x[k], y[k]);
+      out[k] = x[k] === VARIES || y[k] === VARIES
+        ? this.partial(x[k], y[k])
+        : this.combine(x[k], y[k]);
     }
     return out;
   }

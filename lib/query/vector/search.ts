@@ -89,7 +89,9 @@ class SearchAtom implements FilterNode {
       else {
         // Its leaves decide, if they all have columns.
         for (const leaf of p) {
-          const c = o.columnsOf(leaf.path).find((c) => c.type === leaf.type && c.covers.includes(k));
+          const c = o.columnsOf(leaf.path).find((c) =>
+            c.type === leaf.type && c.covers.includes(k)
+          );
           if (c === undefined) return null;
         }
         per[k] = VARIES;

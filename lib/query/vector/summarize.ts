@@ -285,7 +285,7 @@ function groupRows(
     // One key, counts only: each code's count is its group's size.
     const { code, values } = codes[0];
     const counts = new Int32Array(values.length);
-    if (sel === null) for (let i = 0; i < rows; i++) counts[code[i]]++;
+    if (sel === null) { for (let i = 0; i < rows; i++) counts[code[i]]++; }
     else for (let i = 0; i < rows; i++) if (sel[i] === 1) counts[code[i]]++;
     const start = [0];
     for (let c = 0; c < counts.length; c++) {

@@ -1,0 +1,512 @@
+// The first N values of a pool in pool order (`head N`, a sort the pool's
+// order already satisfies, with its head), found from the objects' key
+// columns: within a run of overlapping objects, the key columns are merged
+// (restricted to the rows the filter passes, by the filter's columns) to
+// pick the N rows, and only those are made into values — from the columns
+// when the query reads only fields they hold, else decoded from the objects'
+// seek streams holding them, the other rows skipped undecoded.
+//
+// Equal keys in different objects come out in the order of the values'
+// encoded bytes, which columns do not know: a run where the merge meets such
+// a tie, like one whose columns cannot answer, is read from its rows (merged
+// as a scan merges) for the rest of the values.
+
+import type { ValueReader } from "../formats/io.ts";
+import { ZngDecoder } from "../formats/zng/reader.ts";
+import { type Expr, LimitReader, NULL, type VectorFilter } from "../query/mod.ts";
+import { ID_INT8, ID_UINT8, isInteger, Kind, type RecordType, typeUnder } from "../zed/types.ts";
+import { type Batch, type Body, Value } from "../zed/value.ts";
+import { encodeBody } from "../zed/zcode.ts";
+import { BinaryVector, NumberVector, VALUE, type Vector } from "../zed/vector.ts";
+import { type ObjectColumns, openColumns, PREFIX } from "./columns/mod.ts";
+import type { Lake } from "./lake.ts";
+import { type DataObject, seekIndex } from "./objects.ts";
+import type { PoolKey } from "./poolkey.ts";
+import type { PoolConfig } from "./pools.ts";
+import { type KeyRange, spanMayMatch } from "./prune.ts";
+import { groupOverlapping, PoolScan, projection, type ScanStats } from "./scan.ts";
+
+export interface HeadPlan {
+  limit: number;
+  range: KeyRange | null;
+  filter: Expr | null;
+  vector: VectorFilter | null;
+  /** The top-level fields the query reads, or null for all. */
+  fields: string[] | null;
+}
+
+/** A picked row: its object (index into the run) and row number. */
+interface Pick {
+  obj: number;
+  row: number;
+}
+
+export class HeadScan implements ValueReader {
+  private out: Value[] | null = null;
+  private rest: ValueReader | null = null;
+
+  constructor(
+    private lake: Lake,
+    private pool: PoolConfig,
+    private key: PoolKey,
+    private objects: DataObject[],
+    private plan: HeadPlan,
+    private stats: ScanStats,
+  ) {}
+
+  async read(): Promise<Batch | null> {
+    if (this.out === null) {
+      this.out = await this.run();
+      if (this.out.length > 0) return this.out;
+    }
+    if (this.rest !== null) return await this.rest.read();
+    return null;
+  }
+
+  async close(): Promise<void> {
+    await this.rest?.close?.();
+  }
+
+  /** The values found from columns; the rest (if columns could not answer) left to this.rest. */
+  private async run(): Promise<Value[]> {
+    const { limit, range } = this.plan;
+    const live = this.objects.filter((o) => {
+      if (range !== null && !spanMayMatch(o.span, range)) {
+        this.stats.objectsPruned++;
+        return false;
+      }
+      return true;
+    });
+    const runs = groupOverlapping(live, (o) => o, this.key);
+    const out: Value[] = [];
+    for (let k = 0; k < runs.length && out.length < limit; k++) {
+      const vals = await this.fromColumns(runs[k], limit - out.length);
+      if (vals === null) {
+        // From here on, the rows.
+        const scan = new PoolScan(this.lake, this.pool, this.key, runs.slice(k).flat(), {
+          range,
+          filter: this.plan.filter,
+          fields: this.plan.fields,
+          ordered: true,
+          stats: this.stats,
+        });
+        this.rest = new LimitReader(scan, limit - out.length);
+        break;
+      }
+      for (const v of vals) out.push(v);
+    }
+    return out;
+  }
+
+  /** The first `need` values of a run of objects, or null when the columns cannot tell. */
+  private async fromColumns(run: DataObject[], need: number): Promise<Value[] | null> {
+    const cols: ObjectColumns[] = [];
+    const keys: (Vector | null)[] = [];
+    const sels: (Uint8Array | null)[] = [];
+    for (const o of run) {
+      const c = openColumns(this.lake, this.pool.id, o);
+      if (c === null) return null;
+      const refs = c.columnsOf(this.key.path);
+      if (refs.length > 1) return null; // keys of several types
+      keys.push(refs.length === 0 ? null : await c.vector(refs[0]));
+      let sel: Uint8Array | null = null;
+      if (this.plan.filter !== null) {
+        if (this.plan.vector === null) return null;
+        const s = await this.plan.vector.select(c);
+        if (s === null) return null;
+        if (!s.all) sel = s.rows;
+      }
+      cols.push(c);
+      sels.push(sel);
+    }
+    const picks = await this.merge(run, cols, keys, sels, need);
+    return await this.values(run, cols, picks);
+  }
+
+  /**
+   * The rows that come first in pool order. Equal keys in different objects
+   * are ordered by the values' encoded bytes, for which those rows are
+   * decoded (all such rows at once, after the merge).
+   */
+  private async merge(
+    run: DataObject[],
+    cols: ObjectColumns[],
+    keys: (Vector | null)[],
+    sels: (Uint8Array | null)[],
+    need: number,
+  ): Promise<Pick[]> {
+    const cmp = cursorOrder(keys, this.key);
+    let cursors: Cursor[] = [];
+    run.forEach((o, i) => {
+      const c = new Cursor(i, o.count, keys[i], sels[i]);
+      if (c.advance()) cursors.push(c);
+    });
+    let heap = new CursorHeap(cursors, cmp);
+    const picks: Pick[] = [];
+    /** Runs of picks [start, end) with one key from several objects. */
+    const ties: [number, number][] = [];
+    while (picks.length < need && heap.size > 0) {
+      const top = heap.top();
+      const tied = heap.equalToTop();
+      if (tied.length === 0) {
+        picks.push({ obj: top.obj, row: top.row });
+        if (top.advance()) heap.fix();
+        else heap.pop();
+        continue;
+      }
+      // Every row with this key, from each tied object (all of them, so
+      // their order can be settled before the head is cut).
+      const start = picks.length;
+      for (const c of [top, ...tied]) {
+        const first = { ...c } as Cursor;
+        do picks.push({ obj: c.obj, row: c.row }); while (c.advance() && cmp(c, first) === 0);
+      }
+      ties.push([start, picks.length]);
+      cursors = heap.all().filter((c) => c.row < c.rows);
+      heap = new CursorHeap(cursors, cmp);
+    }
+    if (ties.length > 0) await this.orderTies(run, cols, picks, ties);
+    return picks.slice(0, need);
+  }
+
+  /**
+   * Sorts each run of tied picks by the encoded bytes of their values (in
+   * pool direction): by the bytes' prefixes and sizes the columns keep where
+   * those decide, else by the values, decoded for the runs that need them.
+   */
+  private async orderTies(
+    run: DataObject[],
+    cols: ObjectColumns[],
+    picks: Pick[],
+    ties: [number, number][],
+  ) {
+    const prefixes = new Map<number, Uint8Array>();
+    const sizes = new Map<number, Uint32Array>();
+    for (const [a, b] of ties) {
+      for (let i = a; i < b; i++) {
+        const o = picks[i].obj;
+        if (!prefixes.has(o)) {
+          prefixes.set(o, await cols[o].prefixes());
+          sizes.set(o, await cols[o].sizes());
+        }
+      }
+    }
+    const undecided: [number, number][] = [];
+    for (const [a, b] of ties) {
+      let open = false;
+      const sorted = picks.slice(a, b).sort((x, y) => {
+        const c = comparePrefixes(
+          prefixes.get(x.obj)!,
+          x.row,
+          sizes.get(x.obj)![x.row],
+          prefixes.get(y.obj)!,
+          y.row,
+          sizes.get(y.obj)![y.row],
+        );
+        if (c === undefined) {
+          open = true;
+          return 0;
+        }
+        return this.key.desc ? -c : c;
+      });
+      if (open) undecided.push([a, b]);
+      else for (let i = a; i < b; i++) picks[i] = sorted[i - a];
+    }
+    if (undecided.length === 0) return;
+    const byObj = new Map<number, Pick[]>();
+    for (const [a, b] of undecided) {
+      for (let i = a; i < b; i++) {
+        let list = byObj.get(picks[i].obj);
+        if (list === undefined) byObj.set(picks[i].obj, list = []);
+        list.push(picks[i]);
+      }
+    }
+    const enc = new Map<Pick, Uint8Array>();
+    for (const [obj, list] of byObj) {
+      list.sort((x, y) => x.row - y.row);
+      const vals = await this.fromRows(run[obj], list.map((p) => p.row), false);
+      list.forEach((p, k) => enc.set(p, encodeBody(vals[k].type, vals[k].body)));
+    }
+    for (const [a, b] of undecided) {
+      const sorted = picks.slice(a, b).sort((x, y) =>
+        this.key.compareTies(enc.get(x)!, enc.get(y)!)
+      );
+      for (let i = a; i < b; i++) picks[i] = sorted[i - a];
+    }
+  }
+
+  /** The picked rows as values, in pick order. */
+  private async values(run: DataObject[], cols: ObjectColumns[], picks: Pick[]): Promise<Value[]> {
+    const byObj = new Map<number, number[]>();
+    for (const p of picks) {
+      let rows = byObj.get(p.obj);
+      if (rows === undefined) byObj.set(p.obj, rows = []);
+      rows.push(p.row);
+    }
+    const found = new Map<number, Map<number, Value>>();
+    for (const [i, rows] of byObj) {
+      const vals = (await this.fromColumnValues(cols[i], rows)) ??
+        (await this.fromRows(run[i], rows, true));
+      const m = new Map<number, Value>();
+      rows.forEach((r, k) => m.set(r, vals[k]));
+      found.set(i, m);
+      const sizes = await cols[i].sizes();
+      let bytes = 0;
+      for (const r of rows) bytes += sizes[r];
+      this.stats.recordsRead += rows.length;
+      this.stats.recordsMatched += rows.length;
+      this.stats.bytesRead += bytes;
+      this.stats.bytesMatched += bytes;
+      this.stats.objectsRead++;
+    }
+    return picks.map((p) => found.get(p.obj)!.get(p.row)!);
+  }
+
+  /**
+   * Rows made from columns, as a scan that decodes only the fields the query
+   * reads makes them (the others null); null when those fields are not all
+   * leaves the columns hold for the rows' types.
+   */
+  private async fromColumnValues(c: ObjectColumns, rows: number[]): Promise<Value[] | null> {
+    const fields = this.plan.fields;
+    if (fields === null) return null;
+    const want = new Set(fields);
+    if (this.key.path.length > 0) want.add(this.key.path[0]);
+    const types = await c.typeIndex();
+    // Per record type: the positions of the wanted fields and their columns.
+    const plans = new Map<number, { rec: RecordType; at: number[]; vecs: Vector[] }>();
+    for (const r of rows) {
+      const k = types === null ? 0 : types[r];
+      if (plans.has(k)) continue;
+      const rec = typeUnder(c.types[k]);
+      if (rec.kind !== Kind.Record) return null;
+      const at: number[] = [], vecs: Vector[] = [];
+      for (let f = 0; f < rec.fields.length; f++) {
+        const field = rec.fields[f];
+        if (!want.has(field.name)) continue;
+        if (typeUnder(field.type).kind === Kind.Record) return null;
+        const ref = c.columnsOf([field.name]).find((x) => x.type === field.type);
+        if (ref === undefined) return null;
+        at.push(f);
+        vecs.push(await c.vector(ref));
+      }
+      plans.set(k, { rec, at, vecs });
+    }
+    const out: Value[] = new Array(rows.length);
+    for (let n = 0; n < rows.length; n++) {
+      const r = rows[n];
+      const k = types === null ? 0 : types[r];
+      const { rec, at, vecs } = plans.get(k)!;
+      const body: Body[] = new Array(rec.fields.length).fill(null);
+      for (let j = 0; j < at.length; j++) {
+        const v = vecs[j];
+        if (v.state[r] === VALUE) body[at[j]] = v.body(r);
+      }
+      out[n] = new Value(c.types[k], body);
+    }
+    return out;
+  }
+
+  /**
+   * Rows decoded from the seek streams holding them (only the fields the
+   * query reads, when projected), the others skipped undecoded.
+   */
+  private async fromRows(o: DataObject, rows: number[], projected: boolean): Promise<Value[]> {
+    const entries = seekIndex(this.lake.catalog, o.id);
+    const first = rows[0], last = rows[rows.length - 1];
+    let s0 = 0, s1 = entries.length - 1;
+    for (let s = 0; s < entries.length; s++) {
+      if (entries[s].count <= first) s0 = s;
+      if (entries[s].count <= last) s1 = s;
+    }
+    const offset = entries.length === 0 ? 0 : entries[s0].offset;
+    const end = s1 + 1 < entries.length ? entries[s1 + 1].offset : o.size;
+    const firstRow = entries.length === 0 ? 0 : entries[s0].count;
+    const mask = new Uint8Array(o.count);
+    for (const r of rows) mask[r] = 1;
+    const dec = new ZngDecoder(undefined, {
+      project: projected ? projection(this.plan.fields, this.key) : undefined,
+      select: { rows: mask, first: firstRow },
+    });
+    const out: Value[] = [];
+    const path = this.lake.objectPath(this.pool.id, o.id);
+    for await (const chunk of this.lake.storage.readRange(path, offset, end - offset)) {
+      this.stats.bytesFetched += chunk.length;
+      dec.feed(chunk);
+      drain(dec, out);
+      if (out.length >= rows.length) break;
+    }
+    if (out.length < rows.length) {
+      dec.feed(new Uint8Array(0), true);
+      drain(dec, out);
+    }
+    return out;
+  }
+}
+
+function drain(dec: ZngDecoder, out: Value[]): void {
+  for (;;) {
+    const r = dec.next();
+    if (r === null || r === undefined) return;
+    if (Array.isArray(r)) { for (const v of r) out.push(v); }
+  }
+}
+
+/**
+ * A position in one object's rows: the next row that passes the filter, and
+ * where its key is: a value, or for string and int columns its bytes or
+ * number (compared without making values).
+ */
+class Cursor {
+  row = -1;
+  /** VALUE when the row has a key (else it is null: last in pool order). */
+  has = false;
+  key: Value = NULL;
+  start = 0;
+  end = 0;
+  num = 0;
+
+  constructor(
+    readonly obj: number,
+    readonly rows: number,
+    readonly keys: Vector | null,
+    private sel: Uint8Array | null,
+  ) {}
+
+  /** Moves to the next row that passes; false at the end. */
+  advance(): boolean {
+    const sel = this.sel;
+    let r = this.row + 1;
+    if (sel !== null) { while (r < this.rows && sel[r] !== 1) r++; }
+    this.row = r;
+    if (r >= this.rows) return false;
+    const v = this.keys;
+    this.has = v !== null && v.state[r] === VALUE;
+    if (!this.has) return true;
+    if (v instanceof BinaryVector) {
+      this.start = v.offsets[r];
+      this.end = v.offsets[r + 1];
+    } else if (v instanceof NumberVector && v.big === null) {
+      this.num = v.f64[r];
+    } else this.key = new Value(v!.type, v!.body(r));
+    return true;
+  }
+}
+
+/**
+ * The order of cursors' keys in pool order, nulls last: bytes for string
+ * columns of one type, numbers for int columns of one type, values otherwise.
+ */
+function cursorOrder(keys: (Vector | null)[], poolKey: PoolKey): (a: Cursor, b: Cursor) => number {
+  const present = keys.filter((v): v is Vector => v !== null);
+  const t = present[0]?.type;
+  const same = present.every((v) => v.type === t);
+  const dir = poolKey.desc ? -1 : 1;
+  const nulls = (a: Cursor, b: Cursor) => (a.has === b.has ? 0 : a.has ? -1 : 1);
+  if (same && present.every((v) => v instanceof BinaryVector && v.isString)) {
+    return (a, b) => {
+      if (!a.has || !b.has) return nulls(a, b);
+      const x = (a.keys as BinaryVector).data, y = (b.keys as BinaryVector).data;
+      const la = a.end - a.start, lb = b.end - b.start;
+      const n = la < lb ? la : lb;
+      for (let i = 0; i < n; i++) {
+        const d = x[a.start + i] - y[b.start + i];
+        if (d !== 0) return d < 0 ? -dir : dir;
+      }
+      return la === lb ? 0 : la < lb ? -dir : dir;
+    };
+  }
+  const u = t === undefined ? undefined : typeUnder(t);
+  const ints = u !== undefined && u.kind === Kind.Primitive && isInteger(u.id) &&
+    u.id !== ID_INT8 && u.id !== ID_UINT8;
+  if (same && ints && present.every((v) => v instanceof NumberVector && v.big === null)) {
+    return (a, b) => {
+      if (!a.has || !b.has) return nulls(a, b);
+      return a.num === b.num ? 0 : a.num < b.num ? -dir : dir;
+    };
+  }
+  return (a, b) => {
+    if (!a.has || !b.has) return nulls(a, b);
+    return poolKey.compare(keyValue(a), keyValue(b));
+  };
+}
+
+/**
+ * The byte order of two values' bodies from their prefixes and sizes
+ * (negative, zero or positive), or undefined when those do not decide it.
+ */
+function comparePrefixes(
+  pa: Uint8Array,
+  ra: number,
+  la: number,
+  pb: Uint8Array,
+  rb: number,
+  lb: number,
+): number | undefined {
+  const n = Math.min(PREFIX, la, lb);
+  for (let k = 0; k < n; k++) {
+    const d = pa[ra * PREFIX + k] - pb[rb * PREFIX + k];
+    if (d !== 0) return d;
+  }
+  // Equal as far as both go: the shorter comes first, if it ended there.
+  if (la <= PREFIX || lb <= PREFIX) return la - lb;
+  return undefined;
+}
+
+function keyValue(c: Cursor): Value {
+  return c.key !== NULL ? c.key : new Value(c.keys!.type, c.keys!.body(c.row));
+}
+
+/** A binary min-heap of cursors. */
+class CursorHeap {
+  constructor(private items: Cursor[], private less: (a: Cursor, b: Cursor) => number) {
+    for (let i = (items.length >> 1) - 1; i >= 0; i--) this.down(i);
+  }
+  get size(): number {
+    return this.items.length;
+  }
+  all(): Cursor[] {
+    return this.items;
+  }
+  top(): Cursor {
+    return this.items[0];
+  }
+  /**
+   * The other cursors whose keys equal the top's: in a heap, any such one has
+   * only equal keys above it, so the search goes down equal children only.
+   */
+  equalToTop(): Cursor[] {
+    const a = this.items, out: Cursor[] = [];
+    const todo = [1, 2];
+    while (todo.length > 0) {
+      const i = todo.pop()!;
+      if (i >= a.length || this.less(a[i], a[0]) !== 0) continue;
+      out.push(a[i]);
+      todo.push(2 * i + 1, 2 * i + 2);
+    }
+    return out;
+  }
+  /** Restores order after the top moved. */
+  fix(): void {
+    this.down(0);
+  }
+  pop(): void {
+    const last = this.items.pop()!;
+    if (this.items.length > 0) {
+      this.items[0] = last;
+      this.down(0);
+    }
+  }
+  private down(i: number): void {
+    const a = this.items;
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < a.length && this.less(a[l], a[m]) < 0) m = l;
+      if (r < a.length && this.less(a[r], a[m]) < 0) m = r;
+      if (m === i) return;
+      [a[i], a[m]] = [a[m], a[i]];
+      i = m;
+    }
+  }
+}
