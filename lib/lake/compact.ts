@@ -176,6 +176,9 @@ async function rewrite(
       }
     }
     if (buf.length > 0) await flush(buf);
+  } catch (e) {
+    buf.abandon();
+    throw e;
   } finally {
     await writing.catch(() => {});
     await scan.close();

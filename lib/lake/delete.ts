@@ -274,6 +274,9 @@ async function withoutMatches(
         else keep.add(v, key.keyOf(v));
       }
     }
+  } catch (e) {
+    keep.abandon();
+    throw e;
   } finally {
     await scan.close();
   }
@@ -281,7 +284,11 @@ async function withoutMatches(
   stats.bytesRead += read.bytesRead;
   stats.recordsRead += read.recordsRead;
   stats.recordsMatched += matched;
-  return matched === 0 ? null : keep;
+  if (matched === 0) {
+    keep.abandon();
+    return null;
+  }
+  return keep;
 }
 
 /** The reference's message: the deleted objects, then any added ones. */

@@ -6,6 +6,7 @@ import { LochError } from "../errors.ts";
 import { Catalog } from "./catalog/catalog.ts";
 import { type KSUID, toBase62 } from "./ksuid.ts";
 import { LocalStorage, type Storage } from "./storage.ts";
+import { stopColumnWorkers } from "./columns/workers.ts";
 
 export const CATALOG_FILE = "lake.sqlite";
 
@@ -77,6 +78,7 @@ export class Lake {
   }
 
   close(): void {
+    stopColumnWorkers();
     this.catalog.close();
   }
 }

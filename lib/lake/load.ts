@@ -78,8 +78,8 @@ export async function load(
         written.push(w);
       });
   };
+  let buf = new SortBuffer();
   try {
-    let buf = new SortBuffer();
     for (;;) {
       let batch;
       try {
@@ -109,6 +109,7 @@ export async function load(
     if (buf.length > 0) await flush(buf);
     await writing;
   } catch (e) {
+    buf.abandon();
     await writing.catch(() => {});
     await removeObjects(lake, pool, written);
     throw e;

@@ -14,7 +14,6 @@ import type { DataObject, KeySpan, SeekEntry } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { SortBuffer } from "./sortbuffer.ts";
 import type { Storage } from "./storage.ts";
-import { buildColumns, encodeColumns } from "./columns/mod.ts";
 
 /** Bytes gathered before they go to the file. */
 const WRITE_CHUNK = 1 << 20;
@@ -43,9 +42,13 @@ export async function writeObject(
   key: PoolKey,
   seekStride: number,
 ): Promise<WrittenObject> {
-  const written = await writeRows(storage, paths.data, id, buf, order, key, seekStride);
-  const { bytes, manifest } = encodeColumns(buildColumns(buf.encoded(), order));
-  await storage.createAtomic(paths.columns, (sink) => sink.write(bytes));
+  // The columns (built on another thread for big objects) are written while
+  // the rows are. They can be made again from the rows (columns/mod.ts), so
+  // their file is not flushed to disk: only the rows' file is.
+  const [manifest, written] = await Promise.all([
+    buf.writeColumns(storage, paths.columns, order),
+    writeRows(storage, paths.data, id, buf, order, key, seekStride),
+  ]);
   written.object.columns = manifest;
   return written;
 }

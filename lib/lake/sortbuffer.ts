@@ -8,13 +8,33 @@ import type { Value } from "../zed/value.ts";
 import { appendTagged } from "../zed/zcode.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { EncodedValues } from "./columns/build.ts";
+import { ColumnsSession, WORKER_MIN_BYTES, writeColumns } from "./columns/workers.ts";
+import type { ColumnsManifest } from "./columns/manifest.ts";
+import type { Storage } from "./storage.ts";
 
 /** Chunks start small (most loads are small) and double up to this size. */
 const FIRST_CHUNK = 256 << 10;
 const MAX_CHUNK = 16 << 20;
 
+/**
+ * A chunk writer whose bytes live in shared memory, so the columns of a big
+ * object can be built on another thread without copying them (columns/workers.ts).
+ */
+function sharedChunk(size: number): ByteWriter {
+  const w = new ByteWriter(0);
+  w.buf = new Uint8Array(new SharedArrayBuffer(size));
+  return w;
+}
+
+/** Values sent to a columns session at a time. */
+const SEND_BATCH = 8192;
+
 export class SortBuffer {
-  private chunks: ByteWriter[] = [new ByteWriter(FIRST_CHUNK)];
+  private chunks: ByteWriter[] = [sharedChunk(FIRST_CHUNK)];
+  /** The columns being built on a worker as values arrive (big buffers), if any. */
+  private session: ColumnsSession | null = null;
+  private noSession = false;
+  private sent = 0;
   /** Per value: its chunk, the offset of its tag, the offset of its body, its end. */
   private chunkOf: number[] = [];
   private tagAt: number[] = [];
@@ -33,7 +53,7 @@ export class SortBuffer {
   add(v: Value, key: Value): number {
     let w = this.chunks[this.chunks.length - 1];
     if (w.pos >= w.buf.length - 64) {
-      w = new ByteWriter(Math.min(MAX_CHUNK, w.buf.length * 2));
+      w = sharedChunk(Math.min(MAX_CHUNK, w.buf.length * 2));
       this.chunks.push(w);
     }
     const tag = w.pos;
@@ -51,7 +71,44 @@ export class SortBuffer {
     this.keys.push(key);
     const size = end - body;
     this.bodyBytes += size;
+    if (this.bodyBytes >= WORKER_MIN_BYTES && !this.noSession) this.feedSession();
     return size;
+  }
+
+  /**
+   * Sends the values so far but the last (which removeLast may take back)
+   * to the columns session, opening it first.
+   */
+  private feedSession(): void {
+    if (this.session === null) {
+      this.session = ColumnsSession.open();
+      if (this.session === null) {
+        this.noSession = true;
+        return;
+      }
+    }
+    const upTo = this.length - 1;
+    if (upTo - this.sent >= SEND_BATCH) {
+      this.session.send(this.encoded(), upTo);
+      this.sent = upTo;
+    }
+  }
+
+  /** Builds (or finishes building) the columns and writes them to path; returns their manifest. */
+  async writeColumns(storage: Storage, path: string, order: Uint32Array): Promise<ColumnsManifest> {
+    const session = this.session;
+    this.session = null;
+    if (session !== null) {
+      const m = await session.finish(this.encoded(), order, path);
+      if (m !== null) return m;
+    }
+    return await writeColumns(storage, path, this.encoded(), order);
+  }
+
+  /** Releases what is held elsewhere for this buffer (when it will not be written). */
+  abandon(): void {
+    this.session?.cancel();
+    this.session = null;
   }
 
   /** Takes back the value added last. */

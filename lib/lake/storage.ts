@@ -15,7 +15,11 @@ export interface Storage {
    * name, which is flushed to disk and then renamed to path. A failure (or a
    * crash) leaves no file at path. Returns the file's size.
    */
-  createAtomic(path: string, fill: (sink: FileSink) => Promise<void>): Promise<number>;
+  createAtomic(
+    path: string,
+    fill: (sink: FileSink) => Promise<void>,
+    opts?: { durable?: boolean },
+  ): Promise<number>;
   /** Reads length bytes at offset (fewer at the end of the file), in chunks. */
   readRange(path: string, offset: number, length: number): AsyncIterable<Uint8Array>;
   /** Removes a directory tree (nothing when it is absent). */
@@ -28,7 +32,17 @@ const READ_CHUNK = 1 << 20;
 const FIRST_READ = 64 << 10;
 
 export class LocalStorage implements Storage {
-  async createAtomic(path: string, fill: (sink: FileSink) => Promise<void>): Promise<number> {
+  /**
+   * With durable false (for files that can be made again from others, as an
+   * object's columns can from its rows), the file is not flushed: a crash of
+   * the machine may lose it, not a crash of the process.
+   */
+  async createAtomic(
+    path: string,
+    fill: (sink: FileSink) => Promise<void>,
+    opts: { durable?: boolean } = {},
+  ): Promise<number> {
+    const durable = opts.durable ?? true;
     const dir = dirname(path);
     await Deno.mkdir(dir, { recursive: true });
     const tmp = `${path}.tmp-${crypto.randomUUID()}`;
@@ -43,7 +57,7 @@ export class LocalStorage implements Storage {
           size += chunk.length;
         },
       });
-      await file.syncData();
+      if (durable) await file.syncData();
       file.close();
       closed = true;
       await Deno.rename(tmp, path);
@@ -52,7 +66,7 @@ export class LocalStorage implements Storage {
       await Deno.remove(tmp).catch(() => {});
       throw e;
     }
-    await syncDir(dir);
+    if (durable) await syncDir(dir);
     return size;
   }
 

@@ -49,9 +49,9 @@ import {
 export interface EncodedValues {
   readonly types: readonly Type[];
   readonly bufs: readonly Uint8Array[];
-  readonly chunk: readonly number[];
-  readonly start: readonly number[];
-  readonly end: readonly number[];
+  readonly chunk: ArrayLike<number>;
+  readonly start: ArrayLike<number>;
+  readonly end: ArrayLike<number>;
 }
 
 const SKIP = 0, LEAF = 1, NESTED = 2;
@@ -83,39 +83,76 @@ interface TypeEntry {
 
 /** The columns of values, in the order given (order[i] is the value of row i). */
 export function buildColumns(vals: EncodedValues, order: Uint32Array): BuiltObjectColumns {
-  return new Builder(order.length).build(vals, order);
+  const b = new ColumnsBuilder(order.length);
+  b.add(vals, order, 0, order.length);
+  return b.finish();
 }
 
-class Builder {
+/**
+ * Columns built incrementally: each add() appends rows (value order[k] of
+ * vals for k in [from, to), or value k itself without an order), and
+ * finish() lays out what was added. (A loader's values can be added in the
+ * order they arrive, while more arrive, and put in the object's order at
+ * the end: permute.ts.)
+ */
+export class ColumnsBuilder {
   private types = new Map<Type, TypeEntry>();
   private entries: TypeEntry[] = [];
   private slots = new Map<string, Slot>();
   private slotList: Slot[] = [];
   private current!: TypeEntry;
+  private rows = 0;
+  private typeIdx: Uint32Array;
+  private sizes: Uint32Array;
+  private prefixes: Uint8Array;
 
-  constructor(private rows: number) {}
+  /** cap: the rows expected (arrays grow past it). */
+  constructor(private cap: number) {
+    this.cap = Math.max(cap, 16);
+    this.typeIdx = new Uint32Array(this.cap);
+    this.sizes = new Uint32Array(this.cap);
+    this.prefixes = new Uint8Array(this.cap * PREFIX);
+  }
 
-  build(vals: EncodedValues, order: Uint32Array): BuiltObjectColumns {
-    const n = order.length;
-    const typeIdx = new Uint32Array(n);
-    const sizes = new Uint32Array(n);
-    const prefixes = new Uint8Array(n * PREFIX);
+  private room(n: number): void {
+    let cap = this.cap;
+    while (cap < n) cap *= 2;
+    if (cap === this.cap) return;
+    const t = new Uint32Array(cap), z = new Uint32Array(cap), p = new Uint8Array(cap * PREFIX);
+    t.set(this.typeIdx);
+    z.set(this.sizes);
+    p.set(this.prefixes);
+    this.typeIdx = t;
+    this.sizes = z;
+    this.prefixes = p;
+    this.cap = cap;
+  }
+
+  add(vals: EncodedValues, order: Uint32Array | null, from: number, to: number): void {
+    this.room(this.rows + (to - from));
     const { bufs, chunk, start, end } = vals;
-    for (let row = 0; row < n; row++) {
-      const i = order[row];
-      sizes[row] = end[i] - start[i];
-      const b = bufs[chunk[i]], m = Math.min(PREFIX, end[i] - start[i]);
-      for (let k = 0; k < m; k++) prefixes[row * PREFIX + k] = b[start[i] + k];
+    const typeIdx = this.typeIdx, sizes = this.sizes, prefixes = this.prefixes;
+    for (let k = from; k < to; k++) {
+      const i = order === null ? k : order[k];
+      const row = this.rows++;
+      const s = start[i], e = end[i];
+      sizes[row] = e - s;
+      const b = bufs[chunk[i]], m = Math.min(PREFIX, e - s);
+      for (let q = 0; q < m; q++) prefixes[row * PREFIX + q] = b[s + q];
       const t = vals.types[i];
       let te = this.types.get(t);
       if (te === undefined) te = this.newType(t);
       typeIdx[row] = te.index;
       if (te.plan === null) continue;
       this.current = te;
-      const s = start[i], e = end[i];
-      if (e > s) this.walk(bufs[chunk[i]], s, te.plan, row);
+      if (e > s) this.walk(b, s, te.plan, row);
       else if (te.plan.what.length > 0) te.complete = false; // a null record
     }
+  }
+
+  finish(): BuiltObjectColumns {
+    const n = this.rows;
+    const typeIdx = this.typeIdx.subarray(0, n);
     const typeCounts = new Array<number>(this.entries.length).fill(0);
     for (let row = 0; row < n; row++) typeCounts[typeIdx[row]]++;
     let typeOf: Uint16Array | Uint32Array | null = null;
@@ -128,8 +165,8 @@ class Builder {
       complete: this.entries.map((e) => e.complete),
       typeCounts,
       typeOf,
-      sizes,
-      prefixes,
+      sizes: this.sizes.subarray(0, n),
+      prefixes: this.prefixes.subarray(0, n * PREFIX),
       columns: this.slotList.map((s) => ({
         path: s.path,
         type: s.type,
@@ -231,7 +268,7 @@ class Builder {
     const key = JSON.stringify(path) + "#" + type.id;
     let s = this.slots.get(key);
     if (s !== undefined) return s;
-    const writer = writerFor(type, this.rows);
+    const writer = writerFor(type, this.cap);
     if (writer === null) return null;
     s = { path, type, writer, covers: [] };
     this.slots.set(key, s);

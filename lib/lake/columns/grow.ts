@@ -116,7 +116,8 @@ export class GrowBytes {
     const s = k === 0 ? 0 : e[k - 1];
     if (e[k] - s !== len) return false;
     const d = this.data;
-    for (let i = 0; i < len; i++) if (d[s + i] !== b[p + i]) return false;
+    // From the end: values that share a prefix (times, ids) differ there first.
+    for (let i = len - 1; i >= 0; i--) if (d[s + i] !== b[p + i]) return false;
     return true;
   }
 

@@ -12,8 +12,6 @@ import { PoolKey } from "../poolkey.ts";
 import { newScanStats, PoolScan } from "../scan.ts";
 import { SortBuffer } from "../sortbuffer.ts";
 import { maybeYield } from "../../query/runtime/turns.ts";
-import { buildColumns } from "./build.ts";
-import { encodeColumns } from "./arrowfile.ts";
 
 export interface UpgradeProgress {
   pool: string;
@@ -60,7 +58,7 @@ export async function writeColumnsOf(lake: Lake, pool: PoolConfig, o: DataObject
   }
   const order = new Uint32Array(buf.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
-  const { bytes, manifest } = encodeColumns(buildColumns(buf.encoded(), order));
-  await lake.storage.createAtomic(lake.columnsPath(pool.id, o.id), (sink) => sink.write(bytes));
+  const path = lake.columnsPath(pool.id, o.id);
+  const manifest = await buf.writeColumns(lake.storage, path, order);
   setObjectColumns(lake.catalog, o.id, manifest);
 }
