@@ -6,6 +6,7 @@ import { LochError } from "../errors.ts";
 import { Lake } from "../lake/lake.ts";
 import { isLogLevel, Logger, type LogLevel } from "../service/log.ts";
 import { upgradeColumns } from "../lake/columns/mod.ts";
+import { warmUp } from "../lake/warmup.ts";
 import { serve } from "../service/server.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
 import { command, lakeDir, lakeFlag, UsageError } from "./lake/lakeflags.ts";
@@ -56,6 +57,11 @@ export const serveCommand = command({
       help: "debug (every request), info, warn or error",
     },
     { name: "portfile", kind: "string", arg: "file", help: "write the listening port to file" },
+    {
+      name: "warmup",
+      kind: "bool",
+      help: "warm the query engine on a synthetic pool before serving (default true; -warmup=false)",
+    },
     memmaxFlag(),
   ],
   async run(flags) {
@@ -78,6 +84,8 @@ export const serveCommand = command({
       routes,
       rawAccept: rawAcceptRoutes,
     });
+    // The first queries after a start run compiled code rather than cold code.
+    if (flags.warmup !== false) await warmUp();
     const { hostname: h, port: p } = server.addr;
     const shown = h.includes(":") ? `[${h}]` : h;
     console.error(`loch ${VERSION} serving lake ${dir} on http://${shown}:${p}`);

@@ -330,7 +330,17 @@ export class HeadScan implements ValueReader {
     });
     const out: Value[] = [];
     const path = this.lake.objectPath(this.pool.id, o.id);
-    for await (const chunk of this.lake.storage.readRange(path, offset, end - offset)) {
+    const storage = this.lake.storage;
+    if (storage.readSync !== undefined) {
+      // A small read: at once, without the overhead of asynchronous file reads.
+      const bytes = new Uint8Array(end - offset);
+      const n = storage.readSync(path, offset, bytes);
+      this.stats.bytesFetched += n;
+      dec.feed(bytes.subarray(0, n), true);
+      drain(dec, out);
+      return out;
+    }
+    for await (const chunk of storage.readRange(path, offset, end - offset)) {
       this.stats.bytesFetched += chunk.length;
       dec.feed(chunk);
       drain(dec, out);

@@ -106,7 +106,30 @@ export class BinaryVector extends Vector {
     return this.state.length + this.offsets.byteLength + this.data.byteLength +
       (this.strings === null ? 0 : this.state.length * 8);
   }
+
+  /**
+   * Every row's string, into out: ASCII data decoded in one go and cut at
+   * the offsets (which then count characters too), else row by row.
+   */
+  decodeAll(out: Body[]): void {
+    const data = this.data, off = this.offsets, n = this.state.length;
+    let ascii = true;
+    for (let k = 0; k < data.length; k++) {
+      if (data[k] >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (!ascii) {
+      for (let i = 0; i < n; i++) out[i] = this.body(i);
+      return;
+    }
+    const text = latin1.decode(data);
+    for (let i = 0; i < n; i++) out[i] = text.slice(off[i], off[i + 1]);
+  }
 }
+
+const latin1 = new TextDecoder("latin1");
 
 /** Fixed-width byte values (ips of one family): row i is data[i*width, (i+1)*width). */
 export class FixedVector extends Vector {
@@ -122,27 +145,43 @@ export class FixedVector extends Vector {
 }
 
 /**
- * Dictionary-encoded values: the distinct values once (as bodies), and per
- * row its entry. Predicates and groupings work on the entries.
+ * Dictionary-encoded values: the distinct values once, and per row its entry.
+ * Predicates and groupings work on the entries. The entries are a vector of
+ * their own (all VALUE); their bodies are made when first asked for.
  */
 export class DictVector extends Vector {
+  private bodies: Body[] | null = null;
+
   constructor(
     type: Type,
     state: Uint8Array,
-    /** Per row, its entry in dict (0 where the row holds no value). */
+    /** Per row, its entry (0 where the row holds no value). */
     readonly index: Int32Array,
-    /** The distinct values' bodies. */
-    readonly dict: readonly Body[],
+    /** The distinct values. */
+    readonly entries: Vector,
   ) {
     super(type, state);
   }
+
+  /** The distinct values' bodies. */
+  get dict(): readonly Body[] {
+    if (this.bodies === null) {
+      const e = this.entries;
+      const n = e.length;
+      const out: Body[] = new Array(n);
+      if (e instanceof BinaryVector && e.isString) e.decodeAll(out);
+      else for (let i = 0; i < n; i++) out[i] = e.body(i);
+      this.bodies = out;
+    }
+    return this.bodies;
+  }
+
   body(i: number): Body {
     return this.dict[this.index[i]];
   }
+
   get bytes(): number {
-    let n = this.state.length + this.index.byteLength;
-    for (const d of this.dict) n += typeof d === "string" ? 16 + 2 * d.length : 16;
-    return n;
+    return this.state.length + this.index.byteLength + this.entries.bytes;
   }
 }
 

@@ -5,7 +5,6 @@
 
 import { LochError } from "../../errors.ts";
 import { Kind, type Type, typeUnder } from "../../zed/types.ts";
-import type { Body } from "../../zed/value.ts";
 import {
   BinaryVector,
   BoolVector,
@@ -185,9 +184,13 @@ export class ObjectColumns implements ColumnarObject {
     if (start === Infinity) return [new Uint8Array(0), 0];
     const out = new Uint8Array(end - start);
     let p = 0;
-    for await (const chunk of this.storage.readRange(this.path, start, end - start)) {
-      out.set(chunk, p);
-      p += chunk.length;
+    if (this.storage.readSync !== undefined) {
+      p = this.storage.readSync(this.path, start, out);
+    } else {
+      for await (const chunk of this.storage.readRange(this.path, start, end - start)) {
+        out.set(chunk, p);
+        p += chunk.length;
+      }
     }
     if (p !== out.length) {
       throw new LochError("internal", `${this.path}: columns file is shorter than its manifest`);
@@ -266,10 +269,7 @@ function decodeVector(
     const n = entry.dict.length;
     const dstate = new Uint8Array(n).fill(VALUE);
     dbufs.next(); // entries have no nulls
-    const values = plainVector(type, entry.enc, dstate, dbufs);
-    const bodies: Body[] = new Array(n);
-    for (let i = 0; i < n; i++) bodies[i] = values.body(i);
-    return new DictVector(type, state, index, bodies);
+    return new DictVector(type, state, index, plainVector(type, entry.enc, dstate, dbufs));
   }
   return plainVector(type, entry.enc, state, bufs);
 }

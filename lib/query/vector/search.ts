@@ -146,9 +146,11 @@ class SearchAtom implements FilterNode {
       return out;
     }
     if (v instanceof DictVector) {
-      const d = v.dict.map((b) => (test(b) ? 1 : 0));
+      // The entries are tested (as a vector of their own), then each row takes its entry's.
+      const d = this.entryMatches(v, test);
+      const index = v.index;
       for (let i = 0; i < n; i++) {
-        if (state[i] === VALUE) out[i] = d[v.index[i]];
+        if (state[i] === VALUE) out[i] = d[index[i]];
         else if (state[i] === NULL_ROW) out[i] = nullHit;
       }
       return out;
@@ -165,6 +167,18 @@ class SearchAtom implements FilterNode {
     return out;
   }
 
+  private entryCache = new WeakMap<Vector, Uint8Array>();
+
+  /** Per entry of a dictionary, whether it passes (worked out once per dictionary). */
+  private entryMatches(v: DictVector, test: BodyTest): Uint8Array {
+    let d = this.entryCache.get(v.entries);
+    if (d === undefined) {
+      d = this.matches(v.entries, test);
+      this.entryCache.set(v.entries, d);
+    }
+    return d;
+  }
+
   /** Per element of a list column: whether it passes the test of its type (a list matches by element). */
   private elementMatches(child: Vector): Uint8Array {
     const elemTest = this.walker.tester(child.type);
@@ -173,27 +187,30 @@ class SearchAtom implements FilterNode {
   }
 }
 
-const latin1 = new TextDecoder("latin1");
-const lowered = new WeakMap<Uint8Array, string>();
-
 /**
  * Marks the rows of a string column containing an ASCII term, ignoring ASCII
- * case: an ASCII term can only match ASCII bytes, which a one-byte-per-char
- * decoding keeps in place and lower-casing maps only among themselves.
+ * case. An ASCII term can only match ASCII bytes, so the search runs on the
+ * UTF-8 bytes: each case of the term's first character is found with the
+ * native byte search, and the rest compared there.
  */
 function asciiFind(v: BinaryVector, term: string, out: Uint8Array): void {
-  let text = lowered.get(v.data);
-  if (text === undefined) {
-    text = latin1.decode(v.data).toLowerCase();
-    lowered.set(v.data, text);
+  const data = v.data, off = v.offsets, state = v.state, n = term.length;
+  const want = new Uint8Array(n), fold = new Uint8Array(n);
+  for (let k = 0; k < n; k++) {
+    const c = term.charCodeAt(k);
+    const letter = c >= 0x61 && c <= 0x7a;
+    want[k] = c;
+    fold[k] = letter ? 0x20 : 0;
   }
-  const off = v.offsets, state = v.state, n = term.length;
-  let row = 0;
-  for (let p = text.indexOf(term); p >= 0; p = text.indexOf(term, p + 1)) {
-    while (off[row + 1] <= p) row++;
-    if (p + n <= off[row + 1] && state[row] === VALUE) {
-      out[row] = 1;
-      p = off[row + 1] - 1; // the row matched: go on from the next one
+  const firsts = fold[0] !== 0 ? [want[0], want[0] ^ 0x20] : [want[0]];
+  for (const first of firsts) {
+    let row = 0;
+    for (let p = data.indexOf(first); p >= 0; p = data.indexOf(first, p + 1)) {
+      while (off[row + 1] <= p) row++;
+      if (out[row] === 1 || p + n > off[row + 1] || state[row] !== VALUE) continue;
+      let k = 1;
+      while (k < n && (data[p + k] | fold[k]) === want[k]) k++;
+      if (k === n) out[row] = 1;
     }
   }
 }
