@@ -60,7 +60,8 @@ export const serveCommand = command({
     {
       name: "warmup",
       kind: "bool",
-      help: "warm the query engine on a synthetic pool before serving (default true; -warmup=false)",
+      help:
+        "warm the query engine on a synthetic pool before serving (default true; -warmup=false)",
     },
     memmaxFlag(),
   ],

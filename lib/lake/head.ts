@@ -136,9 +136,11 @@ export class HeadScan implements ValueReader {
     need: number,
   ): Promise<Pick[]> {
     const cmp = cursorOrder(keys, this.key);
+    const skip = sharedPrefix(run);
     let cursors: Cursor[] = [];
     run.forEach((o, i) => {
       const c = new Cursor(i, o.count, keys[i], sels[i]);
+      c.skip = skip;
       if (c.advance()) cursors.push(c);
     });
     let heap = new CursorHeap(cursors, cmp);
@@ -375,6 +377,8 @@ class Cursor {
   start = 0;
   end = 0;
   num = 0;
+  /** For string keys: the length of the prefix all keys of the run share. */
+  skip = 0;
 
   constructor(
     readonly obj: number,
@@ -394,13 +398,40 @@ class Cursor {
     this.has = v !== null && v.state[r] === VALUE;
     if (!this.has) return true;
     if (v instanceof BinaryVector) {
-      this.start = v.offsets[r];
-      this.end = v.offsets[r + 1];
+      const a = v.offsets[r], b = v.offsets[r + 1];
+      this.start = a;
+      this.end = b;
+      // Six bytes past the prefix every key of the run shares, as a number
+      // that orders as they do (a missing byte first).
+      const d = v.data;
+      let x = 0;
+      for (let k = a + this.skip; k < a + this.skip + 6; k++) x = x * 257 + (k < b ? d[k] + 1 : 0);
+      this.num = x;
     } else if (v instanceof NumberVector && v.big === null) {
       this.num = v.f64[r];
     } else this.key = new Value(v!.type, v!.body(r));
     return true;
   }
+}
+
+/**
+ * The length in bytes of the prefix every string key of a run of objects
+ * shares: that of its least and greatest keys (0 for other keys).
+ */
+function sharedPrefix(run: DataObject[]): number {
+  let lo: string | null = null, hi: string | null = null;
+  for (const o of run) {
+    for (const k of [o.span.lo, o.span.hi]) {
+      if (k === null || typeof k.body !== "string") return 0;
+      if (lo === null || k.body < lo) lo = k.body;
+      if (hi === null || k.body > hi) hi = k.body;
+    }
+  }
+  if (lo === null || hi === null) return 0;
+  const a = new TextEncoder().encode(lo), b = new TextEncoder().encode(hi);
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
 }
 
 /**
@@ -416,10 +447,11 @@ function cursorOrder(keys: (Vector | null)[], poolKey: PoolKey): (a: Cursor, b: 
   if (same && present.every((v) => v instanceof BinaryVector && v.isString)) {
     return (a, b) => {
       if (!a.has || !b.has) return nulls(a, b);
+      if (a.num !== b.num) return a.num < b.num ? -dir : dir;
       const x = (a.keys as BinaryVector).data, y = (b.keys as BinaryVector).data;
       const la = a.end - a.start, lb = b.end - b.start;
       const n = la < lb ? la : lb;
-      for (let i = 0; i < n; i++) {
+      for (let i = a.skip + 6; i < n; i++) {
         const d = x[a.start + i] - y[b.start + i];
         if (d !== 0) return d < 0 ? -dir : dir;
       }

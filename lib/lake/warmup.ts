@@ -61,7 +61,7 @@ const QUERIES = [
   "summarize avg(rtt) by query | sort -r avg | head 10",
   'count() by this["id.orig_h"]',
   "cut ts,query | head 1000",
-  "_path==\"conn\" | sum(orig_bytes), max(duration) by proto",
+  '_path=="conn" | sum(orig_bytes), max(duration) by proto',
   "not RD | count() by query | sort -r count | head 3",
 ];
 

@@ -60,6 +60,8 @@ export class ZsonFormatter {
   private readonly nl: string;
   private readonly sp: string;
   private out = "";
+  /** Per record type, its fields' quoted names and colons. */
+  private names = new Map<RecordType, string[]>();
 
   constructor(private readonly tab = 0, private readonly persist?: RegExp) {
     this.nl = tab > 0 ? "\n" : "";
@@ -71,7 +73,7 @@ export class ZsonFormatter {
   format(t: Type, body: Body): string {
     this.out = "";
     this.typedefs.clear();
-    this.value(0, t, body, this.hasName(t), isImplied(t), false);
+    this.value(0, t, body, this.hasName(t), impliedType(t), false);
     this.decorate(t, false, body === null);
     return this.out;
   }
@@ -158,7 +160,7 @@ export class ZsonFormatter {
 
   private decorate(t: Type, known: boolean, isNull: boolean): void {
     if (known) return;
-    if (!(isNull && !(t.kind === Kind.Primitive && t.id === ID_NULL)) && isImplied(t)) return;
+    if (!(isNull && !(t.kind === Kind.Primitive && t.id === ID_NULL)) && impliedType(t)) return;
     const name = this.nameOf(t);
     if (name !== "") {
       this.out += this.sp + "(" + quoteTypeName(name) + ")";
@@ -216,10 +218,15 @@ export class ZsonFormatter {
     this.out += "{";
     const inner = ind + this.tab;
     let sep = this.nl;
+    let names = this.names.get(t);
+    if (names === undefined) {
+      names = fields.map((f) => quoteName(f.name) + ":" + this.sp);
+      this.names.set(t, names);
+    }
     for (let i = 0; i < fields.length; i++) {
       this.out += sep;
       this.indent(inner);
-      this.out += quoteName(fields[i].name) + ":" + this.sp;
+      this.out += names[i];
       this.value(inner, fields[i].type, vals[i], known, parentImplied, true);
       sep = "," + this.nl;
     }
@@ -302,4 +309,13 @@ const compact = new ZsonFormatter(0);
 /** One-line ZSON of a value, as the reference's zson.FormatValue (used in messages and casts). */
 export function formatZson(t: Type, body: Body): string {
   return compact.format(t, body);
+}
+
+const implied = new Map<Type, boolean>();
+
+/** isImplied, remembered per type (types never change). */
+function impliedType(t: Type): boolean {
+  let b = implied.get(t);
+  if (b === undefined) implied.set(t, b = isImplied(t));
+  return b;
 }
