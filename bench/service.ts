@@ -7,7 +7,10 @@
 // columnar issue names then runs over HTTP in ZSON and JSON: cold (the first
 // query after a server restart) and warm (the median of runs after it). zq
 // runs the same queries over a ZNG file of the same records, and DuckDB their
-// SQL equivalents. Every loch answer is checked equal to Zed's.
+// SQL equivalents. Every loch answer is checked equal to Zed's. Warm means
+// after a few untimed runs (JavaScript optimizes code once it has run it), for
+// both servers alike; the servers' start-up times are printed too (loch warms
+// its engine before it serves).
 //
 // Run alone: deno run -A --lock=bench/deno.lock bench/service.ts [--runs N]
 //   [--scale 1x|10x|both] [--only NAME,...] [--json FILE]
@@ -174,6 +177,8 @@ async function query(base: string, pool: string, text: string, f: Format) {
 /** A server that can be restarted on its lake (for cold runs). */
 class Server {
   private proc: ServerProcess | null = null;
+  /** How long each start took until the server answered, in ms. */
+  readonly starts: number[] = [];
   constructor(
     readonly name: string,
     private start: () => Promise<ServerProcess>,
@@ -186,7 +191,9 @@ class Server {
   }
   async restart(): Promise<void> {
     await this.stop();
+    const t0 = performance.now();
     this.proc = await this.start();
+    this.starts.push(performance.now() - t0);
   }
   async stop(): Promise<void> {
     if (this.proc !== null) await this.proc.stop();
@@ -216,6 +223,9 @@ async function loadPools(s: Server, files: string[]): Promise<number[]> {
   return secs;
 }
 
+/** Untimed runs between the cold run and the timed warm ones. */
+const WARMUPS = 3;
+
 /** Cold (first after a restart) then the median of runs warm, for one server. */
 async function timeServer(
   s: Server,
@@ -228,6 +238,7 @@ async function timeServer(
   const first = await query(s.url, pool, text, f);
   const ts: number[] = [];
   let body = first.body;
+  for (let i = 0; i < WARMUPS; i++) await query(s.url, pool, text, f);
   for (let i = 0; i < runs; i++) {
     const r = await query(s.url, pool, text, f);
     ts.push(r.ms);
@@ -342,7 +353,7 @@ async function benchScale(
     const duckLoadS = (performance.now() - t0) / 1000;
     console.log(
       `service ${scale}: ${files.length} Zeek NDJSON files, ${mb.toFixed(1)} MB, ` +
-        `one POST per file; warm = median of ${opts.runs} after the cold run`,
+        `one POST per file; warm = median of ${opts.runs} after the cold run and ${WARMUPS} more`,
     );
     POOLS.forEach((p, i) => {
       const l = lochLoad[i], z = zedLoad?.[i];
@@ -416,6 +427,11 @@ async function benchScale(
       printRows(poolRows);
       rows.push(...poolRows);
     }
+    const startup = (srv: Server) => `${ms(median(srv.starts))} ms`;
+    console.log(
+      `  server start until it answers (median of ${loch.starts.length}): loch ${startup(loch)}` +
+        (zed === null ? "" : `, zed ${startup(zed)}`),
+    );
   } finally {
     conn.closeSync();
     db.closeSync();

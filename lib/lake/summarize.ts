@@ -100,7 +100,7 @@ export class SummarizeScan implements ValueReader {
       if (p === null) return false;
       prepared.push(p);
     }
-    if (run.length > 1 && vs.orderSensitive && shareGroups(prepared)) return false;
+    if (run.length > 1 && vs.orderSensitive && vs.conflicts(prepared)) return false;
     run.forEach((o, k) => {
       vs.commit(prepared[k], op);
       this.stats.objectsRead++;
@@ -129,16 +129,4 @@ export class SummarizeScan implements ValueReader {
       await scan.close();
     }
   }
-}
-
-/** Whether some group gets values for an order-sensitive aggregate from two of the objects. */
-function shareGroups(prepared: PreparedGroups[]): boolean {
-  const seen = new Set<string>();
-  for (const p of prepared) {
-    for (const k of p.orderedKeys) {
-      if (seen.has(k)) return true;
-    }
-    for (const k of p.orderedKeys) seen.add(k);
-  }
-  return false;
 }

@@ -166,3 +166,36 @@ Deno.test("stream: QueryStats reports progress every second while the query runs
     assert.equal(last.records_read, N);
     assert.equal(lines.length, N + 2 + stats.length);
   }));
+
+Deno.test("stream: a sort the pool performs itself stops when its client goes away", () => {
+  const counter = { closed: 0 };
+  return withServer(async (s) => {
+    await bigPool(s);
+    // Reading the pool's data takes a while, so the client leaves while the sort reads.
+    const storage = s.lake.storage;
+    const readRange = storage.readRange.bind(storage);
+    storage.readRange = async function* (path, offset, length) {
+      for await (const chunk of readRange(path, offset, length)) {
+        for (let at = 0; at < chunk.length; at += 16384) {
+          await sleep(5);
+          yield chunk.subarray(at, at + 16384);
+        }
+      }
+    };
+    // sort -r s is taken off the operators: the source sorts, reading first.
+    const ac = new AbortController();
+    const res = fetch(`${s.url}/query`, {
+      method: "POST",
+      body: new TextEncoder().encode(JSON.stringify({ query: "from big | sort -r s" })),
+      signal: ac.signal,
+    }).catch(() => undefined);
+    while (s.queries.length === 0) await sleep(1);
+    const run = s.queries[0];
+    while (run.stats.recordsRead === 0) await sleep(1);
+    ac.abort();
+    await res;
+    await within(run.done, 2000, "the query stopping");
+    assert.ok(run.stats.recordsRead < N, `read ${run.stats.recordsRead}`);
+    assert.equal(counter.closed, 1);
+  }, { onQuery: (run) => countCloses(run, counter) });
+});

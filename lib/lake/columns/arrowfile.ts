@@ -123,12 +123,10 @@ function plainData(c: BuiltColumn): Data {
   }
 }
 
-let nextDictId = 0;
-
-/** The Arrow data of a column, and its type. */
-function columnData(c: BuiltColumn): Data {
+/** The Arrow data of a column; ids numbers its dictionaries (within the file). */
+function columnData(c: BuiltColumn, ids: { next: number }): Data {
   if (c.enc === "list") {
-    const child = columnData(c.child!);
+    const child = columnData(c.child!, ids);
     const type = new List(new Field("item", child.type, true));
     return makeData({
       type,
@@ -141,7 +139,7 @@ function columnData(c: BuiltColumn): Data {
   }
   if (c.dict !== undefined) {
     const dict = plainData(c.dict);
-    const type = new Dictionary(dict.type, new Int32(), nextDictId++ & 0x3fffffff);
+    const type = new Dictionary(dict.type, new Int32(), ids.next++);
     return makeData({
       type,
       length: c.length,
@@ -174,6 +172,7 @@ export function encodeColumns(built: BuiltObjectColumns): {
   const owners: (ColumnEntry | "types" | "sizes" | "prefixes")[] = [];
   const entries: ColumnEntry[] = [];
   const names = new Set<string>([TYPE_INDEX_FIELD, SIZE_FIELD, PREFIX_FIELD]);
+  const ids = { next: 0 };
   const unique = (name: string, type: string) => {
     let n = names.has(name) ? `${name}:${type}` : name;
     for (let k = 2; names.has(n); k++) n = `${name}:${type}#${k}`;
@@ -207,7 +206,7 @@ export function encodeColumns(built: BuiltObjectColumns): {
     if (col.column.child !== undefined) entry.elem = col.column.child.enc;
     entries.push(entry);
     if (col.column.enc === "null") continue;
-    const data = columnData(col.column);
+    const data = columnData(col.column, ids);
     const meta = new Map([["zed.path", JSON.stringify(col.path)], ["zed.type", typeText]]);
     fields.push(new Field(unique(col.path.join("."), typeText), data.type, true, meta));
     children.push(data);

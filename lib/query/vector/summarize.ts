@@ -16,7 +16,15 @@ import type { Summarize } from "../ops/summarize.ts";
 import { MISSING, TRUE } from "../runtime/values.ts";
 import type { Type } from "../../zed/types.ts";
 import { type Body, Value } from "../../zed/value.ts";
-import { ABSENT, DictVector, NULL_ROW, VALUE, type Vector } from "../../zed/vector.ts";
+import {
+  ABSENT,
+  DictVector,
+  NULL_ROW,
+  NumberVector,
+  VALUE,
+  type Vector,
+} from "../../zed/vector.ts";
+import { ID_DURATION, ID_TIME, isInteger, Kind, typeUnder } from "../../zed/types.ts";
 import type { TypeIndex } from "./codes.ts";
 import type { VectorFilter } from "./filter.ts";
 import type { ColumnarObject } from "./object.ts";
@@ -99,11 +107,17 @@ export interface PreparedGroups {
   /** Per group, its key values. */
   keys: Value[][];
   /**
-   * The value key strings of the groups that feed values to an aggregate
-   * depending on their order (for the caller's check that overlapping
-   * objects share none).
+   * Per aggregate whose result depends on the order of its values: the value
+   * key strings of the groups it gets values for here (for the check that
+   * overlapping objects share none; see conflicts()).
    */
-  orderedKeys: string[];
+  fed: (string[] | null)[];
+  /**
+   * Per aggregate: for one over integers, the largest sum of their
+   * magnitudes this object can add (integers sum exactly, even as floats
+   * below 2^53, in any order); null otherwise.
+   */
+  intBound: (number | null)[];
   /** The rows of each group, in row order: rows[start[g], start[g+1]). */
   rows: Int32Array;
   start: Int32Array;
@@ -121,6 +135,30 @@ export class VectorSummarize {
   /** Whether some aggregate depends on the order of its values. */
   get orderSensitive(): boolean {
     return this.aggs.some((a) => ORDER_SENSITIVE.has(a.name));
+  }
+
+  /**
+   * Whether objects whose rows interleave in pool order cannot be fed one
+   * after another: some group gets values from two of them for an aggregate
+   * whose result depends on their order (sums of integers do not).
+   */
+  conflicts(run: readonly PreparedGroups[]): boolean {
+    for (let j = 0; j < this.aggs.length; j++) {
+      const name = this.aggs[j].name;
+      if (!ORDER_SENSITIVE.has(name)) continue;
+      if (name === "sum" || name === "avg") {
+        let bound = 0;
+        for (const p of run) bound = p.intBound[j] === null ? Infinity : bound + p.intBound[j]!;
+        if (bound < 2 ** 53) continue;
+      }
+      const seen = new Set<string>();
+      for (const p of run) {
+        const fed = p.fed[j] ?? [];
+        for (const k of fed) if (seen.has(k)) return true;
+        for (const k of fed) seen.add(k);
+      }
+    }
+    return false;
   }
 
   /** Whether every aggregate is a plain count(): groups need only their sizes. */
@@ -160,29 +198,11 @@ export class VectorSummarize {
     const p = keyValues.every((k) => k.vectors.length === 0)
       ? oneGroup(o.rows, sel, keyValues.length, args, wheres, sizesOnly)
       : groupRows(o.rows, sel, keyValues, args, wheres, sizesOnly);
-    if (p !== null) p.orderedKeys = this.orderedKeys(p);
-    return p;
-  }
-
-  /** The keys of the groups that feed some order-sensitive aggregate a value. */
-  private orderedKeys(p: PreparedGroups): string[] {
-    const out: string[] = [];
-    const sensitive = this.aggs.map((a) => ORDER_SENSITIVE.has(a.name));
-    if (!sensitive.includes(true)) return out;
-    for (let g = 0; g < p.keys.length; g++) {
-      let feeds = false;
-      for (let j = 0; j < this.aggs.length && !feeds; j++) {
-        if (!sensitive[j]) continue;
-        const arg = p.args[j], where = p.wheres[j];
-        if (arg !== null && arg.vectors.length === 0) continue; // missing everywhere
-        for (let r = p.start[g]; r < p.start[g + 1] && !feeds; r++) {
-          const i = p.rows[r];
-          feeds = (where === null || where[i] === 1) && (arg === null || arg.has(i));
-        }
-      }
-      if (feeds) out.push(p.keys[g].map((k) => valueKey(k.type, k.body)).join(""));
+    if (p !== null) {
+      p.fed = this.aggs.map((a, j) => ORDER_SENSITIVE.has(a.name) ? fedKeys(p, j) : null);
+      p.intBound = this.aggs.map((_, j) => intBound(args[j]));
     }
-    return out;
+    return p;
   }
 
   /** Feeds an object's groups to the summarize. */
@@ -221,6 +241,47 @@ export class VectorSummarize {
   }
 }
 
+/** The value key strings of the groups aggregate j gets a value for. */
+function fedKeys(p: PreparedGroups, j: number): string[] {
+  const out: string[] = [];
+  const arg = p.args[j], where = p.wheres[j];
+  if (arg !== null && arg.vectors.length === 0) return out; // missing everywhere
+  for (let g = 0; g < p.keys.length; g++) {
+    let feeds = false;
+    if (p.rows.length === 0) feeds = arg === null && where === null && p.start[g + 1] > p.start[g];
+    for (let r = p.start[g]; r < p.start[g + 1] && !feeds && p.rows.length > 0; r++) {
+      const i = p.rows[r];
+      feeds = (where === null || where[i] === 1) && (arg === null || arg.has(i));
+    }
+    if (feeds) out.push(p.keys[g].map((k) => valueKey(k.type, k.body)).join(""));
+  }
+  return out;
+}
+
+/** For an argument of integers (ints, times, durations) only: the sum of their magnitudes. */
+function intBound(arg: PathValues | null): number | null {
+  if (arg === null) return null;
+  let bound = 0;
+  for (const v of arg.vectors) {
+    const u = typeUnder(v.type);
+    if (u.kind !== Kind.Primitive || !isInteger(u.id) && u.id !== ID_DURATION && u.id !== ID_TIME) {
+      return null;
+    }
+    const state = v.state;
+    if (v instanceof DictVector) {
+      const e = v.entries;
+      if (!(e instanceof NumberVector) || e.big !== null) return null;
+      const f = e.f64, index = v.index;
+      for (let i = 0; i < state.length; i++) if (state[i] === VALUE) bound += Math.abs(f[index[i]]);
+      continue;
+    }
+    if (!(v instanceof NumberVector) || v.big !== null) return null;
+    const f = v.f64;
+    for (let i = 0; i < f.length; i++) if (state[i] === VALUE) bound += Math.abs(f[i]);
+  }
+  return bound;
+}
+
 function countInto(op: Summarize, aggs: Aggregator[], j: number, n: number): void {
   const a = aggs[j];
   if (a.consumeN !== undefined) a.consumeN(TRUE, n);
@@ -239,7 +300,9 @@ function oneGroup(
   let n = 0;
   if (sel === null) n = rows;
   else for (let i = 0; i < rows; i++) n += sel[i] === 1 ? 1 : 0;
-  if (n === 0) return { keys: [], orderedKeys: [], rows: EMPTY_ROWS, start: ZERO, args, wheres };
+  if (n === 0) {
+    return { keys: [], fed: [], intBound: [], rows: EMPTY_ROWS, start: ZERO, args, wheres };
+  }
   let list = EMPTY_ROWS;
   if (!sizesOnly) {
     list = new Int32Array(n);
@@ -247,7 +310,8 @@ function oneGroup(
   }
   return {
     keys: [new Array<Value>(keys).fill(MISSING)],
-    orderedKeys: [],
+    fed: [],
+    intBound: [],
     rows: list,
     start: Int32Array.of(0, n),
     args,
@@ -295,7 +359,8 @@ function groupRows(
     }
     return {
       keys: groupKeys,
-      orderedKeys: [],
+      fed: [],
+      intBound: [],
       rows: EMPTY_ROWS,
       start: Int32Array.from(start),
       args,
@@ -342,7 +407,7 @@ function groupRows(
     byGroup = new Int32Array(start[groups]);
     for (let i = 0; i < rows; i++) if (gid[i] >= 0) byGroup[fill[gid[i]]++] = i;
   }
-  return { keys: groupKeys, orderedKeys: [], rows: byGroup, start, args, wheres };
+  return { keys: groupKeys, fed: [], intBound: [], rows: byGroup, start, args, wheres };
 }
 
 /** A key path's values as codes: per row its code, and the value of each code. */

@@ -1,0 +1,243 @@
+// The columns written with every data object: an Arrow IPC file any Arrow
+// reader opens, whose values (read back as vectors) are the objects' field
+// values, built on this thread or on the worker alike, and made again when
+// lost or missing.
+
+import assert from "node:assert/strict";
+import { tableFromIPC } from "apache-arrow";
+import { parseZsonValue } from "../../lib/formats/zson/reader.ts";
+import { formatZson } from "../../lib/formats/zson/formatter.ts";
+import { buildColumns, ColumnsBuilder } from "../../lib/lake/columns/build.ts";
+import { encodeColumns } from "../../lib/lake/columns/arrowfile.ts";
+import { ObjectColumnsInfo } from "../../lib/lake/columns/manifest.ts";
+import { ObjectColumns } from "../../lib/lake/columns/reader.ts";
+import { permuteColumns } from "../../lib/lake/columns/permute.ts";
+import { openColumns, upgradeColumns } from "../../lib/lake/columns/mod.ts";
+import { LocalStorage } from "../../lib/lake/storage.ts";
+import { SortBuffer } from "../../lib/lake/sortbuffer.ts";
+import { PoolKey } from "../../lib/lake/poolkey.ts";
+import { tipObjects } from "../../lib/lake/objects.ts";
+import { compileFieldPath } from "../../lib/query/expr/access.ts";
+import { NULL_ROW, VALUE } from "../../lib/zed/vector.ts";
+import { keyedPool, lines, loadText, withDir, withLake } from "./helpers.ts";
+
+/** Values of many shapes: every primitive, nesting, lists, nulls, named and other types. */
+const SAMPLES = [
+  '{ts:1,s:"a",i8:1(int8),u16:7(uint16),i32:-5(int32),u32:9(uint32),f32:1.5(float32)}',
+  '{ts:2,s:"ü€",t:2024-01-01T00:00:00Z,d:1h,b:true,by:0x0102,ip:10.0.0.1,ip6:::1,n:null}',
+  '{ts:3,s:"a",u:18446744073709551615(uint64),big:-9007199254740993,f:-0.,nan:NaN}',
+  '{ts:4,r:{a:1,b:{c:"x"}},l:[1,2,3],st:|["x","y"]|,e:[]([int64]),ln:null([int64])}',
+  "{ts:5,r:null({a:int64,b:{c:string}}),l:[null,4],port:80(port=uint16)}",
+  '{ts:6,m:|{1:"a"}|,un:1((int64,string)),net:10.0.0.0/8,ty:<int64>,err:error("x")}',
+  "{ts:7,s:null(string),ip:null(ip),arr:[{a:1}],nested:[[1]]}",
+  '{ts:8,mixed:[1,"a"],ip:10.1.2.3,ip6:2001:db8::1}',
+  "42",
+  '"just a string"',
+];
+
+function bufferOf(texts: string[]): SortBuffer {
+  const key = new PoolKey(["ts"], "asc");
+  const buf = new SortBuffer();
+  for (const t of texts) {
+    const v = parseZsonValue(t);
+    buf.add(v, key.keyOf(v));
+  }
+  return buf;
+}
+
+/** The columns of values written to a file and opened again, with the values in object order. */
+async function readBack(texts: string[], dir: string) {
+  const buf = bufferOf(texts);
+  const order = buf.order(new PoolKey(["ts"], "asc"));
+  const built = buildColumns(buf.encoded(), order);
+  const { bytes, manifest } = encodeColumns(built);
+  const path = `${dir}/c.arrow`;
+  await Deno.writeFile(path, bytes);
+  const cols = new ObjectColumns(
+    "t" + Math.random(),
+    new ObjectColumnsInfo(manifest),
+    new LocalStorage(),
+    path,
+  );
+  const values = [...order].map((i) => parseZsonValue(texts[i]));
+  return { cols, values, bytes, manifest, built };
+}
+
+Deno.test("columns hold every leaf value of the objects' records, and say which rows lack one", async () => {
+  await withDir(async (dir) => {
+    const { cols, values } = await readBack(SAMPLES, dir);
+    let checked = 0;
+    for (const c of cols.columns()) {
+      const vec = await cols.vector(c);
+      const get = compileFieldPath(c.path as string[]);
+      for (let i = 0; i < values.length; i++) {
+        const f = get(values[i]);
+        if (f.type !== c.type) {
+          assert.notEqual(vec.state[i], VALUE, `${c.path} row ${i}: no value of this type`);
+          continue;
+        }
+        if (f.body === null) {
+          assert.equal(vec.state[i], NULL_ROW, `${c.path} row ${i}: null`);
+          continue;
+        }
+        assert.equal(vec.state[i], VALUE, `${c.path} row ${i}`);
+        assert.equal(formatZson(c.type, vec.body(i)), formatZson(f.type, f.body), `${c.path} ${i}`);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 30, `${checked} values checked`);
+  });
+});
+
+Deno.test("types columns cannot hold are incomplete; the rest of their fields still have columns", async () => {
+  await withDir(async (dir) => {
+    const { cols } = await readBack(SAMPLES, dir);
+    const complete = (text: string) => {
+      const t = parseZsonValue(text).type;
+      const k = cols.types.indexOf(t);
+      assert.ok(k >= 0, text);
+      return cols.complete[k];
+    };
+    assert.equal(complete(SAMPLES[0]), true);
+    assert.equal(complete(SAMPLES[3]), true);
+    assert.equal(complete(SAMPLES[4]), false, "a null nested record");
+    assert.equal(complete(SAMPLES[5]), false, "a map, union, net, type value, error");
+    assert.equal(complete(SAMPLES[6]), false, "records inside arrays, nested arrays");
+    assert.equal(complete(SAMPLES[7]), false, "an array of a union");
+    assert.equal(complete("42"), false);
+    // The ts of the incomplete types are still in the ts column.
+    const ts = cols.columnsOf(["ts"]);
+    assert.equal(ts.length, 1);
+    assert.equal(ts[0].covers.length, 8);
+  });
+});
+
+Deno.test("the columns file is Arrow that apache-arrow reads: fields by path, Zed types in metadata", async () => {
+  await withDir(async (dir) => {
+    const { bytes, manifest } = await readBack(SAMPLES.slice(0, 4), dir);
+    const table = tableFromIPC(bytes);
+    assert.equal(table.numRows, 4);
+    const names = table.schema.fields.map((f) => f.name);
+    for (const n of ["zed.type_index", "zed.size", "zed.prefix", "ts", "s", "r.b.c", "l"]) {
+      assert.ok(names.includes(n), `${n} in ${names}`);
+    }
+    const s = table.schema.fields.find((f) => f.name === "r.b.c")!;
+    assert.equal(s.metadata.get("zed.path"), JSON.stringify(["r", "b", "c"]));
+    assert.equal(s.metadata.get("zed.type"), "string");
+    assert.deepEqual(
+      JSON.parse(table.schema.metadata.get("zed.types")!),
+      manifest.types,
+    );
+    // Values as Arrow sees them.
+    assert.deepEqual(table.getChild("i32")!.toArray()[0], -5);
+    assert.equal(table.getChild("s")!.get(0), "a");
+    assert.equal(table.getChild("s")!.get(1), "ü€");
+    assert.equal(String(table.getChild("t")!.get(1)), String(Date.UTC(2024, 0, 1)));
+  });
+});
+
+Deno.test("low-cardinality columns are dictionaries; unique ones are not", async () => {
+  await withDir(async (dir) => {
+    const texts: string[] = [];
+    for (let i = 0; i < 5000; i++) {
+      texts.push(`{ts:${i},path:"p${i % 3}",id:"u${i}",port:${i % 5}}`);
+    }
+    const { manifest, cols } = await readBack(texts, dir);
+    const enc = (p: string) => manifest.columns.find((c) => c.path[0] === p)!;
+    assert.ok(enc("path").dict !== undefined);
+    assert.ok(enc("port").dict !== undefined);
+    assert.equal(enc("id").dict, undefined);
+    assert.equal(enc("ts").dict, undefined);
+    const v = await cols.vector(cols.columnsOf(["path"])[0]);
+    assert.equal(v.body(4), "p1");
+  });
+});
+
+Deno.test("columns built as values arrive, then put in order, are those built in order", () => {
+  const texts: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    texts.push(
+      i % 7 === 0
+        ? `{ts:${(i * 37) % 300},a:[${i},${i + 1}],s:"x${i % 4}"}`
+        : `{ts:${(i * 37) % 300},s:"y${i}",f:${i / 3},r:{b:${i % 2 === 0}}}`,
+    );
+  }
+  const buf = bufferOf(texts);
+  const order = buf.order(new PoolKey(["ts"], "asc"));
+  const direct = buildColumns(buf.encoded(), order);
+  const b = new ColumnsBuilder(16);
+  b.add(buf.encoded(), null, 0, 100);
+  b.add(buf.encoded(), null, 100, 300);
+  const permuted = permuteColumns(b.finish(), order);
+  assert.deepEqual(encodeColumns(permuted).manifest, encodeColumns(direct).manifest);
+  assert.deepEqual(permuted.columns, direct.columns);
+  assert.deepEqual(permuted.sizes, direct.sizes);
+  assert.deepEqual(permuted.prefixes, direct.prefixes);
+});
+
+Deno.test("a big load builds its columns on the worker, the same as on the calling thread", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "big", "ts");
+    const rows: string[] = [];
+    // Past the worker's threshold (4 MB of values).
+    for (let i = 0; i < 30000; i++) {
+      rows.push(`{ts:${i},s:"${"v".repeat(200)}${i % 10}",n:${i},tag:"t${i % 4}"}`);
+    }
+    const r = await loadText(lake, p, rows.join("\n"));
+    const o = r.objects[0];
+    assert.ok(o.bytes > 4 << 20);
+    const buf = bufferOf(rows);
+    const direct = encodeColumns(
+      buildColumns(buf.encoded(), buf.order(new PoolKey(["ts"], "asc"))),
+    );
+    assert.deepEqual(
+      o.columns!.columns.map((c) => [c.path, c.type, c.enc, c.dict?.length]),
+      direct.manifest.columns.map((c) => [c.path, c.type, c.enc, c.dict?.length]),
+    );
+    assert.equal(o.columns!.size, direct.bytes.length);
+    assert.deepEqual(await lines(lake, 'from big | tag=="t1" | count()'), ["{count:7500(uint64)}"]);
+  });
+});
+
+Deno.test("a lost columns file is noticed and made again; queries do not change", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "ts");
+    const r = await loadText(lake, p, '{ts:1,a:"x"}\n{ts:2,a:"y"}\n{ts:3,a:"x"}');
+    const o = r.objects[0];
+    await Deno.remove(lake.columnsPath(p.id, o.id));
+    const [obj] = tipObjects(lake.catalog, p.id, "main");
+    assert.equal(openColumns(lake, p.id, obj), null, "no usable columns");
+    assert.deepEqual(await lines(lake, 'from p | a=="x" | count()'), ["{count:2(uint64)}"]);
+    // The rewrite runs in the background.
+    for (let i = 0; i < 100 && !(await exists(lake.columnsPath(p.id, o.id))); i++) {
+      await new Promise((res) => setTimeout(res, 10));
+    }
+    assert.ok(await exists(lake.columnsPath(p.id, o.id)), "written again");
+  });
+});
+
+Deno.test("objects of lakes written without columns get them from the upgrade", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "ts");
+    const r = await loadText(lake, p, '{ts:1,a:"x"}\n{ts:2,a:"y"}');
+    const o = r.objects[0];
+    // As an older loch left it: no manifest, no file.
+    lake.catalog.run("UPDATE objects SET vector = NULL WHERE id = ?", o.id);
+    await Deno.remove(lake.columnsPath(p.id, o.id));
+    const progress: string[] = [];
+    const n = await upgradeColumns(lake, (u) => progress.push(`${u.pool} ${u.done}/${u.total}`));
+    assert.equal(n, 1);
+    assert.deepEqual(progress, ["p 1/1"]);
+    assert.ok(await exists(lake.columnsPath(p.id, o.id)));
+    const row = lake.catalog.get<{ vector: string }>(
+      "SELECT vector FROM objects WHERE id = ?",
+      o.id,
+    );
+    assert.ok(row?.vector?.startsWith("{"));
+    assert.equal(await upgradeColumns(lake), 0, "once only");
+  });
+});
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}

@@ -1,0 +1,158 @@
+// What a pool source performs itself: sorts by the pool key against its
+// order (read from the far end), heads in pool order (from key columns),
+// counts and summaries — each the same as the operators would give, and
+// counted in QueryStats as the reference counts what it reads.
+
+import assert from "node:assert/strict";
+import { setUseColumns } from "../../lib/lake/sources.ts";
+import type { Lake } from "../../lib/lake/lake.ts";
+import { keyedPool, lines, loadText, query, withLake } from "./helpers.ts";
+
+/** The lines of a query with columns used and not, which must agree. */
+async function agreed(lake: Lake, q: string): Promise<string[]> {
+  setUseColumns(false);
+  let rows: string[];
+  try {
+    rows = await lines(lake, q);
+  } finally {
+    setUseColumns(true);
+  }
+  const cols = await lines(lake, q);
+  assert.deepEqual(cols, rows, q);
+  return cols;
+}
+
+/** Loads in which keys repeat across objects, with values that differ in their first bytes or not. */
+async function tiedPool(lake: Lake, name: string, order: "asc" | "desc") {
+  const p = keyedPool(lake, name, "k", order);
+  for (let part = 0; part < 3; part++) {
+    let text = "";
+    for (let i = 0; i < 40; i++) {
+      const k = i % 13;
+      // Same first bytes (a long shared prefix) in half of them.
+      const s = i % 2 === 0 ? `"${"p".repeat(20)}${part}${i}"` : `"${part}${i}"`;
+      text += `{s:${s},k:${k},v:${part * 100 + i}}\n`;
+    }
+    text += `{s:"nokey${part}",v:-1}\n`;
+    await loadText(lake, p, text);
+  }
+  return p;
+}
+
+Deno.test("sort by the key against the pool's order, with a head, reads from the far end", async () => {
+  await withLake(async (lake) => {
+    for (const order of ["asc", "desc"] as const) {
+      await tiedPool(lake, order, order);
+      for (const dir of ["", "-r "]) {
+        for (const n of [1, 3, 10, 200]) {
+          const fast = await lines(lake, `from ${order} | sort ${dir}k | head ${n}`);
+          const slow = await lines(lake, `from ${order} | yield this | sort ${dir}k | head ${n}`);
+          assert.deepEqual(fast, slow, `${order} sort ${dir}k | head ${n}`);
+          const filtered = `v % 3 == 0 | sort ${dir}k | head ${n}`;
+          assert.deepEqual(
+            await lines(lake, `from ${order} | ${filtered}`),
+            await lines(lake, `from ${order} | yield this | ${filtered}`),
+          );
+        }
+      }
+    }
+    // Reading from the far end stops early.
+    const p = keyedPool(lake, "many", "ts", "asc");
+    for (let part = 0; part < 8; part++) {
+      let text = "";
+      for (let i = 0; i < 500; i++) text += `{ts:${part * 500 + i},v:${i}}\n`;
+      await loadText(lake, p, text);
+    }
+    const top = await query(lake, "from many | sort -r ts | head 5");
+    assert.deepEqual(top.lines.map((l) => l.slice(0, 8)), [
+      "{ts:3999",
+      "{ts:3998",
+      "{ts:3997",
+      "{ts:3996",
+      "{ts:3995",
+    ]);
+    assert.ok(top.stats.objectsRead <= 2, `${top.stats.objectsRead} objects read`);
+  });
+});
+
+Deno.test("head in pool order from key columns: ties between objects in the values' byte order", async () => {
+  await withLake(async (lake) => {
+    for (const order of ["asc", "desc"] as const) {
+      await tiedPool(lake, order, order);
+      for (
+        const q of ["head 1", "head 5", "head 40", "head 200", "cut s | head 30", "v > 50 | head 9"]
+      ) {
+        await agreed(lake, `from ${order} | ${q}`);
+      }
+      await agreed(lake, `from ${order} | sort ${order === "asc" ? "" : "-r "}k | head 17`);
+    }
+  });
+});
+
+Deno.test("count() and range counts: metadata, the key column, columns; no values, no count", async () => {
+  await withLake(async (lake) => {
+    for (const order of ["asc", "desc"] as const) {
+      const p = keyedPool(lake, order, "ts", order);
+      for (let part = 0; part < 4; part++) {
+        let text = "";
+        for (let i = part; i < 400; i += 4) text += `{ts:${i},v:${i % 10}}\n`;
+        await loadText(lake, p, text);
+      }
+      for (const f of ["ts >= 100 and ts < 200", "ts > 100 and ts <= 200", "ts == 7", "ts < 0"]) {
+        await agreed(lake, `from ${order} | ${f} | count()`);
+      }
+      assert.deepEqual(await lines(lake, `from ${order} | ts >= 100 and ts < 200 | count()`), [
+        "{count:100(uint64)}",
+      ]);
+      // As the reference: a count of nothing is no output at all.
+      assert.deepEqual(await lines(lake, `from ${order} | ts < 0 | count()`), []);
+      assert.deepEqual(await lines(lake, `from ${order} | v == 99 | count()`), []);
+      assert.deepEqual(await lines(lake, `from ${order} | v == 99 | sum(v)`), []);
+    }
+  });
+});
+
+Deno.test("summaries whose result depends on order read overlapping objects in pool order", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "ts", "asc");
+    // Summed in pool order (ts 1..6) the result is 2; in object order it would be 1.
+    await loadText(lake, p, '{ts:1,g:"a",x:1e16}\n{ts:3,g:"a",x:1.}\n{ts:5,g:"a",x:1.}');
+    await loadText(lake, p, '{ts:2,g:"a",x:1.}\n{ts:4,g:"a",x:-1e16}\n{ts:6,g:"a",x:1.}');
+    assert.deepEqual(await agreed(lake, "from p | sum(x) by g"), ['{g:"a",sum:2.}']);
+    assert.deepEqual(await agreed(lake, "from p | s:=sum(x), a:=avg(x)"), [
+      "{s:2.,a:0.3333333333333333}",
+    ]);
+    // Groups in one object each (no interleaving) come from columns.
+    const q = keyedPool(lake, "q", "ts", "asc");
+    await loadText(lake, q, '{ts:1,g:"a",x:1.5}\n{ts:3,g:"a",x:2.5}');
+    await loadText(lake, q, '{ts:2,g:"b",x:1.}\n{ts:4,g:"b",x:3.}');
+    const r = await query(lake, "from q | avg(x) by g | sort g");
+    assert.deepEqual(r.lines, ['{g:"a",avg:2.}', '{g:"b",avg:2.}']);
+    assert.equal(r.stats.bytesFetched, 0, "from columns");
+  });
+});
+
+Deno.test("QueryStats count what a query covers, the same from columns as from rows", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "ts", "asc");
+    for (let part = 0; part < 3; part++) {
+      let text = "";
+      for (let i = part; i < 300; i += 3) text += `{ts:${i},s:"v${i % 7}",n:${i % 5}}\n`;
+      await loadText(lake, p, text);
+    }
+    for (const q of ['s=="v3" | count()', "count() by s", "n > 2 | sum(n)", '"v1" | count()']) {
+      setUseColumns(false);
+      let rows;
+      try {
+        rows = (await query(lake, `from p | ${q}`)).stats;
+      } finally {
+        setUseColumns(true);
+      }
+      const cols = (await query(lake, `from p | ${q}`)).stats;
+      assert.equal(cols.bytesFetched, 0, q);
+      for (const k of ["recordsRead", "bytesRead", "recordsMatched", "bytesMatched"] as const) {
+        assert.equal(cols[k], rows[k], `${q}: ${k}`);
+      }
+    }
+  });
+});
