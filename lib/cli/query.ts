@@ -3,11 +3,15 @@
 // the query starts with `from` (or -use names a pool).
 
 import { invalid, LochError, messageOf } from "../errors.ts";
-import { compileQuery } from "../query/compiler/compile.ts";
-import { isFromQuery, isYieldQuery } from "../query/compiler/inputs.ts";
-import { openSources } from "../query/sources.ts";
-import { runQuery } from "../query/run.ts";
-import { NULL } from "../query/runtime/values.ts";
+import {
+  compileQuery,
+  isFromQuery,
+  isYieldQuery,
+  NULL,
+  openSources,
+  runQuery,
+  setMemoryBudget,
+} from "../query/mod.ts";
 import type { ValueReader } from "../formats/io.ts";
 import type { Batch } from "../zed/value.ts";
 import { type FlagSpec, flagUsage, type FlagValues, parseFlags } from "./flags.ts";
@@ -15,7 +19,6 @@ import { InputCounters, inputReader } from "./lake/inputs.ts";
 import { lakeFlag, optionalHead, useFlag } from "./lake/lakeflags.ts";
 import { chooseOutput, outputFlags, withStdoutWriter } from "./lake/output.ts";
 import { isLakeQuery, queryLake, statsText } from "./lake/querylake.ts";
-import { setMemoryBudget } from "../query/spill/config.ts";
 
 export const queryFlags: FlagSpec[] = [
   { name: "i", kind: "string", arg: "format", default: "auto", help: "input format" },

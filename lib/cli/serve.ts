@@ -11,7 +11,7 @@ import { serve } from "../service/server.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
 import { command, lakeDir, lakeFlag, UsageError } from "./lake/lakeflags.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
-import { setMemoryBudget } from "../query/spill/config.ts";
+import { setMemoryBudget } from "../query/mod.ts";
 import { memmaxFlag } from "./query.ts";
 
 /** What GET /version reports: the Zed API level served, and loch's version. */

@@ -7,11 +7,7 @@
 
 import { requestMeta } from "./load.ts";
 import { invalid, LochError } from "../errors.ts";
-import type * as ast from "../query/ast.ts";
-import { OpCompiler } from "../query/compiler/ops.ts";
-import { Scope } from "../query/compiler/scope.ts";
-import { parseQuery } from "../query/parser/parse.ts";
-import type { Expr } from "../query/runtime/expr.ts";
+import { type ast, type Expr, OpCompiler, parseQuery, Scope } from "../query/mod.ts";
 import { TypeBool, typeUnder } from "../zed/types.ts";
 import type { Value } from "../zed/value.ts";
 import { commitToBranch, getBranch } from "./branches.ts";

@@ -4,7 +4,7 @@
 
 import { formatZson } from "../formats/zson/formatter.ts";
 import { parseZsonValue } from "../formats/zson/reader.ts";
-import { NULL } from "../query/runtime/values.ts";
+import { NULL } from "../query/mod.ts";
 import type { Value } from "../zed/value.ts";
 import type { Catalog } from "./catalog/catalog.ts";
 import { type KSUID, toHex } from "./ksuid.ts";

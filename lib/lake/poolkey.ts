@@ -6,9 +6,7 @@
 import { compareBytes } from "../zed/bytes.ts";
 import { compareValues } from "../zed/compare.ts";
 import type { Value } from "../zed/value.ts";
-import { compileFieldPath } from "../query/expr/access.ts";
-import { isMissing, NULL } from "../query/runtime/values.ts";
-import type { Expr } from "../query/runtime/expr.ts";
+import { compileFieldPath, type Expr, isMissing, NULL } from "../query/mod.ts";
 import { type PoolConfig, sortKey } from "./pools.ts";
 
 export class PoolKey {

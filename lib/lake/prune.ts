@@ -4,9 +4,7 @@
 // else gives no range. Null keys never pass a comparison with a literal, so
 // a range also excludes them.
 
-import type * as ast from "../query/ast.ts";
-import { literalValue } from "../query/compiler/expr.ts";
-import { fieldPathOf } from "../query/compiler/demand.ts";
+import { type ast, fieldPathOf, literalValue } from "../query/mod.ts";
 import { compareValues } from "../zed/compare.ts";
 import { isNumber, underId } from "../zed/types.ts";
 import type { Value } from "../zed/value.ts";

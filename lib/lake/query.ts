@@ -2,9 +2,7 @@
 // scans or meta-query results; a program without `from` reads `from HEAD`.
 
 import type { ValueReader, ValueWriter } from "../formats/io.ts";
-import type * as ast from "../query/ast.ts";
-import { type CompiledQuery, compileQuery } from "../query/compiler/compile.ts";
-import { runQuery } from "../query/run.ts";
+import { type ast, type CompiledQuery, compileQuery, runQuery } from "../query/mod.ts";
 import type { Lake } from "./lake.ts";
 import { newScanStats, type ScanStats } from "./scan.ts";
 import { type Head, openLakeSource } from "./sources.ts";

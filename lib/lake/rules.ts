@@ -15,7 +15,7 @@ import { Value } from "../zed/value.ts";
 import type { Catalog } from "./catalog/catalog.ts";
 import { type KSUID, newKSUID, toBase62, tryParseID } from "./ksuid.ts";
 import { ksuidType } from "./records.ts";
-import { parseQuery } from "../query/parser/parse.ts";
+import { parseQuery } from "../query/mod.ts";
 
 type RuleDefinition =
   | { kind: "field"; fields: string[][] }

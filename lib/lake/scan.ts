@@ -9,15 +9,12 @@
 
 import { BATCH_SIZE, type ValueReader } from "../formats/io.ts";
 import { ZngDecoder } from "../formats/zng/reader.ts";
-import type { Expr } from "../query/runtime/expr.ts";
-import { filterOne } from "../query/ops/where.ts";
-import { maybeYield } from "../query/runtime/turns.ts";
+import { type Expr, filterOne, maybeYield, type VectorFilter } from "../query/mod.ts";
 import { recordOf, type Type } from "../zed/types.ts";
 import type { Batch, Value } from "../zed/value.ts";
 import { ByteWriter } from "../zed/bytes.ts";
 import { appendTagged, encodeBody } from "../zed/zcode.ts";
 import type { Lake } from "./lake.ts";
-import type { VectorFilter } from "../query/mod.ts";
 import type { ObjectColumns } from "./columns/mod.ts";
 import { type DataObject, type SeekEntry, seekIndex } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";

@@ -1,25 +1,27 @@
 // The query layer's front door: compile a query (parse, plan, build), run it,
 // and what sources need to carry out their plans — expressions, operators,
-// the vectorized filters and summaries over columns. The lake and the CLI
-// import the query layer through here only.
+// the vectorized filters and summaries over columns. The lake, the CLI and
+// the service import the query layer through here only.
 
 import "./aggregates/mod.ts";
 import "./functions/mod.ts";
 
 export type * as ast from "./ast.ts";
-export { parseQuery } from "./parser/parse.ts";
+export { ParseError, parseQuery } from "./parser/parse.ts";
 export { type CompiledQuery, compileQuery, type SourcePlan } from "./compiler/compile.ts";
 export { ExprCompiler, literalValue } from "./compiler/expr.ts";
 export { OpCompiler } from "./compiler/ops.ts";
 export { Scope } from "./compiler/scope.ts";
 export { fieldPathOf } from "./compiler/demand.ts";
 export type { Pushdown } from "./planner/pushdown.ts";
-export { type RunOptions, runQuery } from "./run.ts";
-export { openFileSource } from "./sources.ts";
+export { type ChannelWriter, type RunOptions, runQuery } from "./run.ts";
+export { isFromQuery, isYieldQuery } from "./compiler/inputs.ts";
+export { openFileSource, openSources } from "./sources.ts";
+export { setMemoryBudget } from "./spill/config.ts";
 export type { Expr } from "./runtime/expr.ts";
 export { Collector, type Op, type OpFactory } from "./runtime/op.ts";
 export { LimitReader, OpReader } from "./runtime/opreader.ts";
-export { buildPausing, maybeYield } from "./runtime/turns.ts";
+export { buildPausing, enterWork, maybeYield, shareEventLoop } from "./runtime/turns.ts";
 export { FALSE, isError, isMissing, isQuiet, MISSING, NULL, TRUE } from "./runtime/values.ts";
 export { filterOne } from "./ops/where.ts";
 export { Summarize } from "./ops/summarize.ts";

@@ -5,7 +5,7 @@
 // what the Go client needs to read it.
 
 import { type ErrorKind, LochError, messageOf } from "../errors.ts";
-import { ParseError } from "../query/parser/parse.ts";
+import { ParseError } from "../query/mod.ts";
 
 const STATUS: Record<ErrorKind, number> = {
   invalid: 400,

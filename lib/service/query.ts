@@ -18,7 +18,7 @@ import type { Lake } from "../lake/lake.ts";
 import { prepareLakeQuery } from "../lake/query.ts";
 import type { ScanStats } from "../lake/scan.ts";
 import type { Head } from "../lake/sources.ts";
-import { type ChannelWriter, runQuery } from "../query/run.ts";
+import { type ChannelWriter, runQuery } from "../query/mod.ts";
 import { zctx } from "../zed/context.ts";
 import { Field, type Type, TypeInt64, TypeString, TypeTime } from "../zed/types.ts";
 import { type Batch, Value } from "../zed/value.ts";

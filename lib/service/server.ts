@@ -14,7 +14,8 @@ import { EventHub } from "./events.ts";
 import { negotiate } from "./mime.ts";
 import { Router } from "./router.ts";
 import { Logger, type LogLevel } from "./log.ts";
-import { enterWork, shareEventLoop } from "../query/runtime/turns.ts";
+import { enterWork, shareEventLoop } from "../query/mod.ts";
+import { withTypeBindings } from "../zed/context.ts";
 
 export interface ServeOptions {
   lake: Lake;
@@ -138,7 +139,9 @@ export class LakeServer {
     const def = m.target;
     try {
       const format = this.opts.rawAccept?.has(def.path) ? "" : negotiate(req.headers.get("Accept"));
-      return await def.handler(req, { service: this.service, params: m.params, format, headers });
+      const ctx = { service: this.service, params: m.params, format, headers };
+      // Each request has its own type-name bindings (zed/context.ts).
+      return await withTypeBindings(() => def.handler(req, ctx));
     } catch (e) {
       if (!(e instanceof Error) || !("kind" in e)) this.log.error(e);
       return errorResponse(e, headers);

@@ -1,8 +1,17 @@
 // The type context: interns every complex type so that structurally identical
-// types are the same object. loch uses one context for the whole process
-// (`zctx`); readers keep their own name bindings, so streams do not see each
-// other's `(=name)` definitions.
+// types are the same object. loch uses one table for the whole process
+// (`zctx`), shared by every query and load, and holds its types weakly: a
+// type nothing else refers to any more is collected and its entry dropped,
+// so the table holds the types in use rather than every type ever seen. A
+// type still in use stays the one object for its structure (whoever looks
+// it up again gets it back), so identity comparisons stay right.
+//
+// Name bindings (`name` → the latest `(=name)` type) are per scope: each
+// request the server handles runs in its own (withTypeBindings), so named
+// types declared by one client's data or query never resolve in another's.
+// Outside any scope (a one-shot CLI command) the bindings are the process's.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import { invalid } from "../errors.ts";
 import {
   ArrayType,
@@ -22,10 +31,37 @@ import {
 import { compareStrings } from "./utf8.ts";
 import { quoteGoString } from "./goquote.ts";
 
+/** The name bindings of the scope in force (undefined outside any). */
+const bindingScopes = new AsyncLocalStorage<Map<string, NamedType>>();
+
+/** Runs fn (and all it starts) with name bindings of its own. */
+export function withTypeBindings<T>(fn: () => T): T {
+  return bindingScopes.run(new Map(), fn);
+}
+
 export class TypeContext {
-  private table = new Map<string, Type>();
+  private table = new Map<string, WeakRef<Type>>();
+  /** Drops a collected type's entry (unless the key was interned again since). */
+  private collected = new FinalizationRegistry<string>((key) => {
+    if (this.table.get(key)?.deref() === undefined) this.table.delete(key);
+  });
   private latest = new Map<string, NamedType>();
   private nextId = 30;
+
+  private find(key: string): Type | undefined {
+    return this.table.get(key)?.deref();
+  }
+
+  private add<T extends Type>(key: string, t: T): T {
+    this.table.set(key, new WeakRef(t));
+    this.collected.register(t, key);
+    return t;
+  }
+
+  /** How many types the table holds (live or not yet collected). */
+  get size(): number {
+    return this.table.size;
+  }
 
   lookupRecord(fields: readonly Field[]): RecordType {
     let key = "r";
@@ -33,13 +69,11 @@ export class TypeContext {
       const f = fields[i];
       key += f.name.length + ":" + f.name + "#" + f.type.id + ";";
     }
-    const t = this.table.get(key);
+    const t = this.find(key);
     if (t !== undefined) return t as RecordType;
     const dup = duplicateField(fields);
     if (dup !== undefined) throw invalid(`duplicate field: ${quoteGoString(dup)}`);
-    const rec = new RecordType(this.nextId++, fields.slice());
-    this.table.set(key, rec);
-    return rec;
+    return this.add(key, new RecordType(this.nextId++, fields.slice()));
   }
 
   /** Looks up a record from parallel arrays of names and types. */
@@ -51,23 +85,17 @@ export class TypeContext {
 
   lookupArray(elem: Type): ArrayType {
     const key = "a" + elem.id;
-    let t = this.table.get(key);
-    if (t === undefined) this.table.set(key, t = new ArrayType(this.nextId++, elem));
-    return t as ArrayType;
+    return (this.find(key) ?? this.add(key, new ArrayType(this.nextId++, elem))) as ArrayType;
   }
 
   lookupSet(elem: Type): SetType {
     const key = "s" + elem.id;
-    let t = this.table.get(key);
-    if (t === undefined) this.table.set(key, t = new SetType(this.nextId++, elem));
-    return t as SetType;
+    return (this.find(key) ?? this.add(key, new SetType(this.nextId++, elem))) as SetType;
   }
 
   lookupMap(key: Type, value: Type): MapType {
     const k = "m" + key.id + "," + value.id;
-    let t = this.table.get(k);
-    if (t === undefined) this.table.set(k, t = new MapType(this.nextId++, key, value));
-    return t as MapType;
+    return (this.find(k) ?? this.add(k, new MapType(this.nextId++, key, value))) as MapType;
   }
 
   /** Sorts the members into canonical order (stable, as Go does); no dedup. */
@@ -75,24 +103,19 @@ export class TypeContext {
     const sorted = types.slice().sort(compareTypes);
     let key = "u";
     for (const m of sorted) key += m.id + ",";
-    let t = this.table.get(key);
-    if (t === undefined) this.table.set(key, t = new UnionType(this.nextId++, sorted));
-    return t as UnionType;
+    return (this.find(key) ?? this.add(key, new UnionType(this.nextId++, sorted))) as UnionType;
   }
 
   lookupEnum(symbols: readonly string[]): EnumType {
     let key = "e";
     for (const s of symbols) key += s.length + ":" + s;
-    let t = this.table.get(key);
-    if (t === undefined) this.table.set(key, t = new EnumType(this.nextId++, symbols.slice()));
-    return t as EnumType;
+    return (this.find(key) ??
+      this.add(key, new EnumType(this.nextId++, symbols.slice()))) as EnumType;
   }
 
   lookupError(inner: Type): ErrorType {
     const key = "x" + inner.id;
-    let t = this.table.get(key);
-    if (t === undefined) this.table.set(key, t = new ErrorType(this.nextId++, inner));
-    return t as ErrorType;
+    return (this.find(key) ?? this.add(key, new ErrorType(this.nextId++, inner))) as ErrorType;
   }
 
   /** The named type name=inner; it also becomes the name's latest binding. */
@@ -101,18 +124,19 @@ export class TypeContext {
       throw invalid(`bad type name ${JSON.stringify(name)}: primitive type name`);
     }
     const key = "n" + name.length + ":" + name + "#" + inner.id;
-    let t = this.table.get(key) as NamedType | undefined;
-    if (t === undefined) this.table.set(key, t = new NamedType(this.nextId++, name, inner));
-    this.latest.set(name, t);
+    const t = (this.find(key) ??
+      this.add(key, new NamedType(this.nextId++, name, inner))) as NamedType;
+    (bindingScopes.getStore() ?? this.latest).set(name, t);
     return t;
   }
 
   /**
-   * The type most recently bound to name (by data or by a query), as Go's
-   * Context.LookupTypeDef: queries use it to resolve `<name>` at run time.
+   * The type most recently bound to name (by data or by a query) in the
+   * scope in force, as Go's Context.LookupTypeDef: queries use it to resolve
+   * `<name>` at run time.
    */
   latestNamed(name: string): NamedType | undefined {
-    return this.latest.get(name);
+    return (bindingScopes.getStore() ?? this.latest).get(name);
   }
 }
 

@@ -4,7 +4,7 @@
 // service the query runs there and its results are written here.
 
 import type { FlagValues } from "../flags.ts";
-import { parseQuery } from "../../query/parser/parse.ts";
+import { parseQuery } from "../../query/mod.ts";
 import { newQueryStats } from "../../client/query.ts";
 import { type Commitish, withLake } from "./lakeflags.ts";
 import { type OutputChoice, withStdoutWriter } from "./output.ts";

@@ -93,7 +93,7 @@ function writeQuotedAscii(out: ByteBuffer, s: string): void {
   out.byte(34);
 }
 
-const encoders = new Map<Type, Encoder>();
+const encoders = new WeakMap<Type, Encoder>();
 
 /** The encoder for a type (compiled on first use; types are interned, so the cache is shared). */
 export function encoderOf(t: Type): Encoder {

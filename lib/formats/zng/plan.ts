@@ -97,8 +97,8 @@ function primitiveCode(id: number): number {
   throw new Error(`zng: no plan for primitive type ID ${id}`);
 }
 
-const plain = new Map<Type, Plan>();
-const checked = new Map<Type, Plan>();
+const plain = new WeakMap<Type, Plan>();
+const checked = new WeakMap<Type, Plan>();
 
 /** The plan decoding bodies of type t; `validate` adds the reference's checks. */
 export function planOf(t: Type, validate: boolean): Plan {

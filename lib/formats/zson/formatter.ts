@@ -61,7 +61,7 @@ export class ZsonFormatter {
   private readonly sp: string;
   private out = "";
   /** Per record type, its fields' quoted names and colons. */
-  private names = new Map<RecordType, string[]>();
+  private names = new WeakMap<RecordType, string[]>();
 
   constructor(private readonly tab = 0, private readonly persist?: RegExp) {
     this.nl = tab > 0 ? "\n" : "";
@@ -311,7 +311,7 @@ export function formatZson(t: Type, body: Body): string {
   return compact.format(t, body);
 }
 
-const implied = new Map<Type, boolean>();
+const implied = new WeakMap<Type, boolean>();
 
 /** isImplied, remembered per type (types never change). */
 function impliedType(t: Type): boolean {

@@ -20,7 +20,7 @@ import {
 import type { Storage } from "../storage.ts";
 import type { Encoding } from "./built.ts";
 import type { ColumnEntry, ColumnRef, ObjectColumnsInfo, Range } from "./manifest.ts";
-import type { ColumnarObject } from "../../query/vector/object.ts";
+import type { ColumnarObject } from "../../query/mod.ts";
 
 /** Default byte budget of the column cache (LOCH_COLUMN_CACHE overrides it, e.g. `1GiB`). */
 const DEFAULT_BUDGET = 512 << 20;

@@ -11,7 +11,7 @@ import { type DataObject, objectsWithoutColumns, setObjectColumns } from "../obj
 import { PoolKey } from "../poolkey.ts";
 import { newScanStats, PoolScan } from "../scan.ts";
 import { SortBuffer } from "../sortbuffer.ts";
-import { maybeYield } from "../../query/runtime/turns.ts";
+import { maybeYield } from "../../query/mod.ts";
 
 export interface UpgradeProgress {
   pool: string;

@@ -6,8 +6,7 @@
 import { invalid } from "../../errors.ts";
 import { ZngDecoder } from "../../formats/zng/reader.ts";
 import { ZngEncoder } from "../../formats/zng/writer.ts";
-import { compileQuery } from "../../query/compiler/compile.ts";
-import { Collector, type Op } from "../../query/runtime/op.ts";
+import { Collector, compileQuery, type Op } from "../../query/mod.ts";
 import { recordOf, type Type } from "../../zed/types.ts";
 import type { Value } from "../../zed/value.ts";
 import type { KSUID } from "../ksuid.ts";

@@ -27,7 +27,7 @@ import {
 } from "../../zed/types.ts";
 import { type Body, Value } from "../../zed/value.ts";
 import { encodeBody } from "../../zed/zcode.ts";
-import { MISSING } from "../../query/runtime/values.ts";
+import { MISSING } from "../../query/mod.ts";
 import type { FieldTerm } from "./terms.ts";
 
 /** Record positions in an object, first and last inclusive. */

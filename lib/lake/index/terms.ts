@@ -9,13 +9,19 @@
 // something and `or` needs both; an error value produced by the part of an
 // `and` an index cannot see is not accounted for.
 
-import type * as ast from "../../query/ast.ts";
-import { ExprCompiler, literalValue } from "../../query/compiler/expr.ts";
-import { fieldPathOf } from "../../query/compiler/demand.ts";
-import { Scope } from "../../query/compiler/scope.ts";
-import { walkValue } from "../../query/expr/contain.ts";
-import type { Expr } from "../../query/runtime/expr.ts";
-import { isError, isMissing, isQuiet, MISSING } from "../../query/runtime/values.ts";
+import {
+  type ast,
+  type Expr,
+  ExprCompiler,
+  fieldPathOf,
+  isError,
+  isMissing,
+  isQuiet,
+  literalValue,
+  MISSING,
+  Scope,
+  walkValue,
+} from "../../query/mod.ts";
 import { zctx } from "../../zed/context.ts";
 import { Field, type Type, TypeBool } from "../../zed/types.ts";
 import { type Body, Value } from "../../zed/value.ts";

@@ -1,10 +1,13 @@
 // Programs that start with `from`: one input port per source, each source's
 // pipeline feeding what follows (combined, or the legs of a following join
-// or merge). For a single source, a leading filter, a sort by one field and
-// a plain count() are lifted into the source's plan (see SourcePlan), along
-// with the fields the query reads. A `from` elsewhere (after other
-// operators, or heading a parallel leg) opens its sources as further ports
-// (ports.ts) and passes its upstream through its `pass` leg.
+// or merge). For a single source, the plan (SourcePlan) is settled here,
+// before any operator is built: a leading filter (with its column form), the
+// key range it implies, the fields the query reads, and what the planner
+// (planner/pushdown.ts) takes off the operators for the source to perform —
+// a count, a summarize, a sort (top-k) or a head. The source only carries the
+// plan out. A `from` elsewhere (after other operators, or heading a parallel
+// leg) opens its sources as further ports (ports.ts) and passes its upstream
+// through its `pass` leg.
 
 import { invalid, LochError } from "../../errors.ts";
 import type * as ast from "../ast.ts";

@@ -76,7 +76,7 @@ function orderOf(c: number): number {
 const MAX_INT64 = (1n << 63n) - 1n;
 const EMPTY = new Uint8Array(0);
 
-const typeEncodings = new Map<Type, Uint8Array>();
+const typeEncodings = new WeakMap<Type, Uint8Array>();
 
 /** The type-value encoding of a type (what the reference compares byte-wise). */
 function typeBytes(t: Type | null): Uint8Array {

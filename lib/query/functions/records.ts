@@ -42,7 +42,7 @@ unary("fields", (a) => {
 });
 
 // flatten: [{key:[string],value:T}, ...] for the leaves of a record.
-const entryTypes = new Map<Type, RecordType>();
+const entryTypes = new WeakMap<Type, RecordType>();
 
 function entryType(t: Type): RecordType {
   let e = entryTypes.get(t);
@@ -166,7 +166,7 @@ unary("unflatten", (a) => {
 
 // nest_dotted: as in the reference, the record nested is always `this`
 // (an argument, if given, is ignored).
-const builders = new Map<Type, RecordBuilder | string | null>();
+const builders = new WeakMap<Type, RecordBuilder | string | null>();
 
 function builderFor(rt: RecordType): RecordBuilder | string | null {
   let b = builders.get(rt);

@@ -39,6 +39,8 @@ function entryType(k: Type, v: Type): RecordType {
   let t = entryTypes.get(id);
   if (t === undefined) {
     t = zctx.lookupRecordOf(["key", "value"], [k, v]);
+    // A memo: bounded, so it does not hold every type it has seen alive.
+    if (entryTypes.size >= 10000) entryTypes.clear();
     entryTypes.set(id, t);
   }
   return t;

@@ -37,7 +37,7 @@ export function wrapError(v: Value): Value {
   return new Value(zctx.lookupError(v.type), v.body);
 }
 
-const onTypes = new Map<Type, Type>();
+const onTypes = new WeakMap<Type, Type>();
 
 /** error({message:"...",on:v}), the reference's structured error. */
 export function errorOn(message: string, on: Value): Value {
