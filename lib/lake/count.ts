@@ -10,7 +10,7 @@ import { zctx } from "../zed/context.ts";
 import { TypeUint64 } from "../zed/types.ts";
 import { type Batch, Value } from "../zed/value.ts";
 import { VALUE } from "../zed/vector.ts";
-import { type ObjectColumns, openColumns } from "./columns/mod.ts";
+import { columnProbe, type ObjectColumns, openColumns } from "./columns/mod.ts";
 import type { Lake } from "./lake.ts";
 import type { DataObject } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
@@ -79,21 +79,21 @@ export class CountScan implements ValueReader {
           count += to - from;
           countObjectRead(stats, o);
           stats.recordsMatched += to - from;
-          stats.bytesMatched += await cols!.selectedBytes(null, from, to);
+          stats.bytesMatched += await cols!.runBytes(from, to, o.bytes);
           continue;
         }
       }
       const cols = vector === null ? null : openColumns(this.lake, this.pool.id, o);
-      const sel = cols === null ? null : await vector!.select(cols);
-      if (sel === null) {
+      const found = cols === null ? null : await vector!.count(cols);
+      if (found === null) {
         rows.push(o);
         continue;
       }
       stats.objectsRead++;
-      count += sel.count;
+      count += found.count;
       countObjectRead(stats, o);
-      stats.recordsMatched += sel.count;
-      stats.bytesMatched += sel.all ? o.bytes : await cols!.selectedBytes(sel.rows);
+      stats.recordsMatched += found.count;
+      stats.bytesMatched += found.bytes;
     }
     if (rows.length > 0) {
       const scan = new PoolScan(this.lake, this.pool, this.key, rows, {
@@ -124,15 +124,19 @@ async function keyRun(
 ): Promise<[number, number] | null> {
   const refs = cols.columnsOf(key.path);
   if (refs.length !== 1) return null;
-  const v = await cols.vector(refs[0]);
-  const state = v.state;
+  // A few rows of the key column are read, rather than all of it.
+  let at = columnProbe(cols, refs[0]);
+  if (at === undefined) {
+    const v = await cols.vector(refs[0]);
+    at = (i) => v.state[i] === VALUE ? new Value(v.type, v.body(i)) : null;
+  }
+  const probe = at;
   // Rows with keys come first.
-  const end = firstTrue(0, state.length, (i) => state[i] !== VALUE);
-  const at = (i: number) => new Value(v.type, v.body(i));
+  const end = firstTrue(0, cols.rows, (i) => probe(i) === null);
   // In pool order the range's keys are a run: [a, b).
   const desc = key.desc;
-  const a = firstTrue(0, end, (i) => desc ? belowHi(at(i), r) : aboveLo(at(i), r));
-  const b = firstTrue(a, end, (i) => desc ? !aboveLo(at(i), r) : !belowHi(at(i), r));
+  const a = firstTrue(0, end, (i) => desc ? belowHi(probe(i)!, r) : aboveLo(probe(i)!, r));
+  const b = firstTrue(a, end, (i) => desc ? !aboveLo(probe(i)!, r) : !belowHi(probe(i)!, r));
   return [a, b];
 }
 

@@ -99,7 +99,11 @@ export class HeadScan implements ValueReader {
   }
 
   /** The first `need` values of a run of objects, or null when the columns cannot tell. */
-  private async fromColumns(run: DataObject[], need: number): Promise<Value[] | null> {
+  private async fromColumns(
+    run: DataObject[],
+    need: number,
+    whole = false,
+  ): Promise<Value[] | null> {
     const cols: ObjectColumns[] = [];
     const keys: (Vector | null)[] = [];
     const sels: (Uint8Array | null)[] = [];
@@ -108,7 +112,10 @@ export class HeadScan implements ValueReader {
       if (c === null) return null;
       const refs = c.columnsOf(this.key.path);
       if (refs.length > 1) return null; // keys of several types
-      keys.push(refs.length === 0 ? null : await c.vector(refs[0]));
+      // Without a filter, an object gives at most `need` rows (more only on
+      // ties): its first rows' keys are read, all of them if the merge runs out.
+      const prefix = this.plan.filter === null && !whole ? need + 1 : c.rows;
+      keys.push(refs.length === 0 ? null : await c.prefixVector(refs[0], prefix));
       let sel: Uint8Array | null = null;
       if (this.plan.filter !== null) {
         if (this.plan.vector === null) return null;
@@ -120,6 +127,8 @@ export class HeadScan implements ValueReader {
       sels.push(sel);
     }
     const picks = await this.merge(run, cols, keys, sels, need);
+    // An object's first rows ran out before the merge was done: all its keys, then.
+    if (picks === null) return await this.fromColumns(run, need, true);
     return await this.values(run, cols, picks);
   }
 
@@ -134,12 +143,15 @@ export class HeadScan implements ValueReader {
     keys: (Vector | null)[],
     sels: (Uint8Array | null)[],
     need: number,
-  ): Promise<Pick[]> {
+  ): Promise<Pick[] | null> {
     const cmp = cursorOrder(keys, this.key);
     const skip = sharedPrefix(run);
     let cursors: Cursor[] = [];
+    const all: Cursor[] = [];
     run.forEach((o, i) => {
-      const c = new Cursor(i, o.count, keys[i], sels[i]);
+      const c = new Cursor(i, keys[i]?.state.length ?? o.count, keys[i], sels[i]);
+      c.short = c.rows < o.count;
+      all.push(c);
       c.skip = skip;
       if (c.advance()) cursors.push(c);
     });
@@ -167,6 +179,9 @@ export class HeadScan implements ValueReader {
       cursors = heap.all().filter((c) => c.row < c.rows);
       heap = new CursorHeap(cursors, cmp);
     }
+    // A cursor at the end of an object's first rows, not of the object: its
+    // next keys are unknown.
+    if (all.some((c) => c.short && c.row >= c.rows)) return null;
     if (ties.length > 0) await this.orderTies(run, cols, picks, ties);
     return picks.slice(0, need);
   }
@@ -182,16 +197,19 @@ export class HeadScan implements ValueReader {
     picks: Pick[],
     ties: [number, number][],
   ) {
-    const prefixes = new Map<number, Uint8Array>();
-    const sizes = new Map<number, Uint32Array>();
+    // Per object, the rows up to its last tied one.
+    const upTo = new Map<number, number>();
     for (const [a, b] of ties) {
       for (let i = a; i < b; i++) {
-        const o = picks[i].obj;
-        if (!prefixes.has(o)) {
-          prefixes.set(o, await cols[o].prefixes());
-          sizes.set(o, await cols[o].sizes());
-        }
+        const { obj, row } = picks[i];
+        upTo.set(obj, Math.max(upTo.get(obj) ?? 0, row + 1));
       }
+    }
+    const prefixes = new Map<number, Uint8Array>();
+    const sizes = new Map<number, Uint32Array>();
+    for (const [o, n] of upTo) {
+      prefixes.set(o, await cols[o].prefixes(n));
+      sizes.set(o, await cols[o].sizesPrefix(n));
     }
     const undecided: [number, number][] = [];
     for (const [a, b] of ties) {
@@ -252,7 +270,7 @@ export class HeadScan implements ValueReader {
       const m = new Map<number, Value>();
       rows.forEach((r, k) => m.set(r, vals[k]));
       found.set(i, m);
-      const sizes = await cols[i].sizes();
+      const sizes = await cols[i].sizesPrefix(rows.reduce((m, r) => Math.max(m, r), 0) + 1);
       let bytes = 0;
       for (const r of rows) bytes += sizes[r];
       this.stats.recordsRead += rows.length;
@@ -274,7 +292,8 @@ export class HeadScan implements ValueReader {
     if (fields === null) return null;
     const want = new Set(fields);
     if (this.key.path.length > 0) want.add(this.key.path[0]);
-    const types = await c.typeIndex();
+    const upTo = rows.reduce((m, r) => Math.max(m, r), 0) + 1;
+    const types = await c.typeIndexUpTo(upTo);
     // Per record type: the positions of the wanted fields and their columns.
     const plans = new Map<number, { rec: RecordType; at: number[]; vecs: Vector[] }>();
     for (const r of rows) {
@@ -290,7 +309,7 @@ export class HeadScan implements ValueReader {
         const ref = c.columnsOf([field.name]).find((x) => x.type === field.type);
         if (ref === undefined) return null;
         at.push(f);
-        vecs.push(await c.vector(ref));
+        vecs.push(await c.prefixVector(ref, upTo));
       }
       plans.set(k, { rec, at, vecs });
     }
@@ -379,6 +398,8 @@ class Cursor {
   num = 0;
   /** For string keys: the length of the prefix all keys of the run share. */
   skip = 0;
+  /** Whether the keys are the object's first rows only. */
+  short = false;
 
   constructor(
     readonly obj: number,

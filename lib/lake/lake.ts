@@ -6,7 +6,7 @@ import { LochError } from "../errors.ts";
 import { Catalog } from "./catalog/catalog.ts";
 import { type KSUID, toBase62 } from "./ksuid.ts";
 import { LocalStorage, type Storage } from "./storage.ts";
-import { stopColumnWorkers } from "./columns/workers.ts";
+import { columnCacheFromEnv, stopColumnWorkers } from "./columns/mod.ts";
 
 export const CATALOG_FILE = "lake.sqlite";
 
@@ -35,6 +35,7 @@ export class Lake {
   ) {}
 
   static async open(root: string): Promise<Lake> {
+    columnCacheFromEnv();
     try {
       await Deno.mkdir(`${root}/pools`, { recursive: true });
     } catch (e) {
@@ -79,6 +80,7 @@ export class Lake {
 
   close(): void {
     stopColumnWorkers();
+    this.storage.close?.();
     this.catalog.close();
   }
 }

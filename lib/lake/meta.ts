@@ -118,7 +118,8 @@ export function commitMeta(lake: Lake, view: CommitView, name: string): Value[] 
       return out;
     }
     case "vectors":
-      // No object has a vector (columnar) copy yet.
+      // Zed lists the objects given a VNG copy by `zed vector add`, which loch
+      // does not make; the Arrow columns every object has are loch's own.
       return [];
     case "indexes":
       return indexesMeta(cat, view);

@@ -32,12 +32,19 @@ export interface Storage {
   removeTree(path: string): Promise<void>;
   /** Removes a file (nothing when it is absent). */
   remove(path: string): Promise<void>;
+  /** Lets go of what it holds open (the lake is closing). */
+  close?(): void;
 }
 
 const READ_CHUNK = 1 << 20;
 const FIRST_READ = 64 << 10;
+/** Files readSync keeps open (columns files, read in many small pieces). */
+const OPEN_FILES = 128;
 
 export class LocalStorage implements Storage {
+  /** Open files for readSync, least recently used first. */
+  private open = new Map<string, Deno.FsFile>();
+
   /**
    * With durable false (for files that can be made again from others, as an
    * object's columns can from its rows), the file is not flushed: a crash of
@@ -67,6 +74,7 @@ export class LocalStorage implements Storage {
       file.close();
       closed = true;
       await Deno.rename(tmp, path);
+      this.forget(path);
     } catch (e) {
       if (!closed) file.close();
       await Deno.remove(tmp).catch(() => {});
@@ -105,7 +113,24 @@ export class LocalStorage implements Storage {
   }
 
   readSync(path: string, offset: number, out: Uint8Array): number {
-    let file: Deno.FsFile;
+    const file = this.openSync(path);
+    file.seekSync(offset, Deno.SeekMode.Start);
+    let p = 0;
+    while (p < out.length) {
+      const n = file.readSync(out.subarray(p));
+      if (n === null || n === 0) break;
+      p += n;
+    }
+    return p;
+  }
+
+  private openSync(path: string): Deno.FsFile {
+    let file = this.open.get(path);
+    if (file !== undefined) {
+      this.open.delete(path); // most recently used goes last
+      this.open.set(path, file);
+      return file;
+    }
     try {
       file = Deno.openSync(path, { read: true });
     } catch (e) {
@@ -114,27 +139,39 @@ export class LocalStorage implements Storage {
       }
       throw e;
     }
-    try {
-      if (offset > 0) file.seekSync(offset, Deno.SeekMode.Start);
-      let p = 0;
-      while (p < out.length) {
-        const n = file.readSync(out.subarray(p));
-        if (n === null || n === 0) break;
-        p += n;
+    this.open.set(path, file);
+    if (this.open.size > OPEN_FILES) {
+      const [oldest] = this.open.keys();
+      this.forget(oldest);
+    }
+    return file;
+  }
+
+  /** Closes the open files at path or under it (a file replaced or removed). */
+  private forget(path: string): void {
+    for (const [p, file] of this.open) {
+      if (p === path || p.startsWith(path + "/")) {
+        this.open.delete(p);
+        file.close();
       }
-      return p;
-    } finally {
-      file.close();
     }
   }
 
+  /** Closes the files it keeps open. */
+  close(): void {
+    for (const file of this.open.values()) file.close();
+    this.open.clear();
+  }
+
   async removeTree(path: string): Promise<void> {
+    this.forget(path);
     await Deno.remove(path, { recursive: true }).catch((e) => {
       if (!(e instanceof Deno.errors.NotFound)) throw e;
     });
   }
 
   async remove(path: string): Promise<void> {
+    this.forget(path);
     await Deno.remove(path).catch((e) => {
       if (!(e instanceof Deno.errors.NotFound)) throw e;
     });

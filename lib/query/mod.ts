@@ -17,7 +17,7 @@ export type { Pushdown } from "./planner/pushdown.ts";
 export { type ChannelWriter, type RunOptions, runQuery } from "./run.ts";
 export { isFromQuery, isYieldQuery } from "./compiler/inputs.ts";
 export { openFileSource, openSources } from "./sources.ts";
-export { setMemoryBudget } from "./spill/config.ts";
+export { parseByteSize, setMemoryBudget } from "./spill/config.ts";
 export type { Expr } from "./runtime/expr.ts";
 export { Collector, type Op, type OpFactory } from "./runtime/op.ts";
 export { LimitReader, OpReader } from "./runtime/opreader.ts";

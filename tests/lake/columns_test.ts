@@ -12,14 +12,21 @@ import { encodeColumns } from "../../lib/lake/columns/arrowfile.ts";
 import { ObjectColumnsInfo } from "../../lib/lake/columns/manifest.ts";
 import { ObjectColumns } from "../../lib/lake/columns/reader.ts";
 import { permuteColumns } from "../../lib/lake/columns/permute.ts";
-import { openColumns, upgradeColumns } from "../../lib/lake/columns/mod.ts";
+import {
+  clearColumnCache,
+  columnCache,
+  DEFAULT_COLUMN_CACHE,
+  openColumns,
+  setColumnCacheBudget,
+  upgradeColumns,
+} from "../../lib/lake/columns/mod.ts";
 import { LocalStorage } from "../../lib/lake/storage.ts";
 import { SortBuffer } from "../../lib/lake/sortbuffer.ts";
 import { PoolKey } from "../../lib/lake/poolkey.ts";
 import { tipObjects } from "../../lib/lake/objects.ts";
 import { compileFieldPath } from "../../lib/query/expr/access.ts";
 import { NULL_ROW, VALUE } from "../../lib/zed/vector.ts";
-import { keyedPool, lines, loadText, withDir, withLake } from "./helpers.ts";
+import { keyedPool, lines, loadText, range, records, withDir, withLake } from "./helpers.ts";
 
 /** Values of many shapes: every primitive, nesting, lists, nulls, named and other types. */
 const SAMPLES = [
@@ -241,3 +248,26 @@ Deno.test("objects of lakes written without columns get them from the upgrade", 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
+
+Deno.test("the column cache keeps within its budget (LOCH_COLUMN_CACHE) and refuses bad sizes", async () => {
+  const q = 'from p | s=="v7" and x > 5 | count()';
+  const budget = 200 << 10;
+  try {
+    await withLake(async (lake) => {
+      const p = keyedPool(lake, "p", "ts");
+      await loadText(lake, p, records(range(20000), (n) => `{ts:${n},s:"v${n % 100}",x:${n}}`));
+      clearColumnCache();
+      assert.deepEqual(await lines(lake, q), ["{count:200(uint64)}"]);
+      assert.ok(columnCache.bytes > budget, `${columnCache.bytes} held by default`);
+      setColumnCacheBudget("200KiB");
+      assert.equal(columnCache.budget, budget);
+      clearColumnCache();
+      assert.deepEqual(await lines(lake, q), ["{count:200(uint64)}"]);
+      assert.ok(columnCache.bytes > 0 && columnCache.bytes <= budget, `${columnCache.bytes}`);
+    });
+    assert.throws(() => setColumnCacheBudget("lots"), /invalid LOCH_COLUMN_CACHE: lots/);
+  } finally {
+    setColumnCacheBudget(undefined);
+  }
+  assert.equal(columnCache.budget, DEFAULT_COLUMN_CACHE);
+});

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { setUseColumns } from "../../lib/lake/sources.ts";
 import type { Lake } from "../../lib/lake/lake.ts";
-import { keyedPool, lines, loadText, query, withLake } from "./helpers.ts";
+import { clearColumnCache, columnCache } from "../../lib/lake/columns/mod.ts";
+import { keyedPool, lines, loadText, query, range, records, withLake } from "./helpers.ts";
 
 /** The lines of a query with columns used and not, which must agree. */
 async function agreed(lake: Lake, q: string): Promise<string[]> {
@@ -153,6 +154,78 @@ Deno.test("QueryStats count what a query covers, the same from columns as from r
       for (const k of ["recordsRead", "bytesRead", "recordsMatched", "bytesMatched"] as const) {
         assert.equal(cols[k], rows[k], `${q}: ${k}`);
       }
+    }
+  });
+});
+
+Deno.test("range counts and heads read a few rows of big objects' columns, not the columns", async () => {
+  await withLake(async (lake) => {
+    for (const [order, key] of [["asc", "ts"], ["desc", "s"]] as const) {
+      const p = keyedPool(lake, order, key, order);
+      // Two overlapping objects of 20000 rows each; string keys in the desc pool.
+      for (let part = 0; part < 2; part++) {
+        const text = records(
+          range(20000),
+          (n) => `{ts:${2 * n + part},s:"k${String(2 * n + part).padStart(6, "0")}",v:${n}}`,
+        );
+        await loadText(lake, p, text);
+      }
+      const lo = key === "ts" ? "1000" : '"k001000"', hi = key === "ts" ? "3001" : '"k003001"';
+      clearColumnCache();
+      const counted = await agreed(
+        lake,
+        `from ${order} | ${key} >= ${lo} and ${key} < ${hi} | count()`,
+      );
+      assert.deepEqual(counted, ["{count:2001(uint64)}"]);
+      assert.equal(columnCache.bytes, 0, "the key columns were probed, not read");
+      clearColumnCache();
+      const head = await agreed(lake, `from ${order} | head 3`);
+      assert.equal(head.length, 3);
+      assert.ok(columnCache.bytes < 2000, `${columnCache.bytes} bytes of columns read for head 3`);
+      clearColumnCache();
+      await agreed(lake, `from ${order} | cut ${key},v | head 500`);
+      assert.ok(
+        columnCache.bytes < 40000,
+        `${columnCache.bytes} bytes of columns read for head 500`,
+      );
+    }
+  });
+});
+
+Deno.test("counts over dictionary columns come from their histograms, with nulls and other types", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "ts", "asc");
+    let text = "";
+    for (let i = 0; i < 600; i++) {
+      // Strings (a dictionary) with nulls; ints on some rows; rows without s.
+      const s = i % 10 === 0 ? "null" : `"v${i % 4}"`;
+      text += i % 7 === 0 ? `{ts:${i},other:${i}}\n` : `{ts:${i},s:${s},n:${i % 3}}\n`;
+    }
+    await loadText(lake, p, text);
+    for (
+      const q of [
+        's=="v1" | count()',
+        's!="v1" | count()',
+        "has(s) | count()",
+        "!has(s) | count()",
+        "s==null | count()",
+        "n==2 | count()",
+        "count() by s",
+        "count() by n",
+      ]
+    ) {
+      setUseColumns(false);
+      let rows;
+      try {
+        rows = await query(lake, `from p | ${q}`);
+      } finally {
+        setUseColumns(true);
+      }
+      const cols = await query(lake, `from p | ${q}`);
+      assert.deepEqual(cols.lines.sort(), rows.lines.sort(), q);
+      assert.equal(cols.stats.bytesFetched, 0, `${q}: from columns`);
+      assert.equal(cols.stats.recordsMatched, rows.stats.recordsMatched, `${q}: records`);
+      assert.equal(cols.stats.bytesMatched, rows.stats.bytesMatched, `${q}: bytes`);
     }
   });
 });

@@ -62,3 +62,22 @@ Deno.test("storage: readRange reads a byte range; remove and removeTree ignore a
     assert.deepEqual(await names(dir), []);
   });
 });
+
+Deno.test("storage: readSync keeps files open, and reads a file written again afresh", async () => {
+  await withDir(async (dir) => {
+    const s = new LocalStorage();
+    const path = `${dir}/cols.arrow`;
+    await s.createAtomic(path, (sink) => sink.write(new Uint8Array([1, 2, 3, 4])));
+    const out = new Uint8Array(2);
+    assert.equal(s.readSync(path, 1, out), 2);
+    assert.deepEqual([...out], [2, 3]);
+    // Replaced under the same name (as a lost columns file is made again).
+    await s.createAtomic(path, (sink) => sink.write(new Uint8Array([9, 8, 7, 6])));
+    assert.equal(s.readSync(path, 1, out), 2);
+    assert.deepEqual([...out], [8, 7]);
+    // Removed: not found, rather than read from a file held open.
+    await s.remove(path);
+    assert.throws(() => s.readSync(path, 0, out), /file does not exist/);
+    s.close();
+  });
+});

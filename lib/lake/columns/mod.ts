@@ -18,9 +18,17 @@ function lookupPoolById(lake: Lake, id: KSUID): PoolConfig | undefined {
 export { buildColumns, PREFIX } from "./build.ts";
 export { encodeColumns } from "./arrowfile.ts";
 export { type ColumnsManifest, parseManifest } from "./manifest.ts";
-export { clearColumnCache, columnCache, ObjectColumns } from "./reader.ts";
+export {
+  clearColumnCache,
+  columnCache,
+  columnCacheFromEnv,
+  DEFAULT_COLUMN_CACHE,
+  ObjectColumns,
+  setColumnCacheBudget,
+} from "./reader.ts";
 export { upgradeColumns, writeColumnsOf } from "./upgrade.ts";
 export { stopColumnWorkers, writeColumns } from "./workers.ts";
+export { columnProbe } from "./probe.ts";
 
 /** Objects' columns, by the (cached, immutable) metadata of each object; null: unusable. */
 const opened = new WeakMap<DataObject, ObjectColumns | null>();

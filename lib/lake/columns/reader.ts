@@ -3,29 +3,21 @@
 // (zed/vector.ts). Vectors and type indexes are kept in a cache with a byte
 // budget; objects never change, so neither do their columns.
 
-import { LochError } from "../../errors.ts";
-import { Kind, type Type, typeUnder } from "../../zed/types.ts";
-import {
-  BinaryVector,
-  BoolVector,
-  DictVector,
-  FixedVector,
-  ListVector,
-  NULL_ROW,
-  NullVector,
-  NumberVector,
-  VALUE,
-  type Vector,
-} from "../../zed/vector.ts";
+import { invalid, LochError } from "../../errors.ts";
+import type { Type } from "../../zed/types.ts";
+import { NULL_ROW, NullVector, VALUE, type Vector } from "../../zed/vector.ts";
 import type { Storage } from "../storage.ts";
-import type { Encoding } from "./built.ts";
+import { PREFIX } from "./build.ts";
 import type { ColumnEntry, ColumnRef, ObjectColumnsInfo, Range } from "./manifest.ts";
-import type { ColumnarObject } from "../../query/mod.ts";
+import { decodeEntries, decodeVector, rowStates, type TypeIndex, WIDTHS } from "./decode.ts";
+import { type ColumnarObject, parseByteSize } from "../../query/mod.ts";
+
+/** Bytes of each row's body prefix (build.ts PREFIX). */
+const PREFIX_BYTES = PREFIX;
 
 /** Default byte budget of the column cache (LOCH_COLUMN_CACHE overrides it, e.g. `1GiB`). */
-const DEFAULT_BUDGET = 512 << 20;
+export const DEFAULT_COLUMN_CACHE = 512 << 20;
 
-type TypeIndex = Uint16Array | Uint32Array;
 type Cached = Vector | TypeIndex | Uint8Array;
 
 class ColumnCache {
@@ -42,6 +34,11 @@ class ColumnCache {
   }
 
   set(key: string, value: Cached, bytes: number): void {
+    const old = this.map.get(key);
+    if (old !== undefined) {
+      this.map.delete(key);
+      this.held -= old.bytes;
+    }
     this.map.set(key, { value, bytes });
     this.held += bytes;
     for (const [k, e] of this.map) {
@@ -55,9 +52,42 @@ class ColumnCache {
     this.map.clear();
     this.held = 0;
   }
+
+  /** Bytes held. */
+  get bytes(): number {
+    return this.held;
+  }
 }
 
-export const columnCache = new ColumnCache(DEFAULT_BUDGET);
+export const columnCache = new ColumnCache(DEFAULT_COLUMN_CACHE);
+
+/** Sets the column cache's byte budget from a size (`1GiB`, as LOCH_MEMORY_BUDGET takes); undefined restores the default. */
+export function setColumnCacheBudget(size: string | undefined): void {
+  if (size === undefined || size === "") {
+    columnCache.budget = DEFAULT_COLUMN_CACHE;
+    return;
+  }
+  try {
+    columnCache.budget = parseByteSize(size);
+  } catch {
+    throw invalid(`invalid LOCH_COLUMN_CACHE: ${size}`);
+  }
+}
+
+let envRead = false;
+
+/** Takes the budget from LOCH_COLUMN_CACHE, the first time it is called. */
+export function columnCacheFromEnv(): void {
+  if (envRead) return;
+  let text: string | undefined;
+  try {
+    text = Deno.env.get("LOCH_COLUMN_CACHE");
+  } catch {
+    text = undefined; // no --allow-env: the default applies
+  }
+  setColumnCacheBudget(text);
+  envRead = true;
+}
 
 /** The columns of one object, read on demand (what vectorized queries see of it). */
 export class ObjectColumns implements ColumnarObject {
@@ -114,6 +144,157 @@ export class ObjectColumns implements ColumnarObject {
     return this.entryVector(this.info.entryOf(c));
   }
 
+  /**
+   * Rows [0, n) of a column: read from the front of its buffers alone
+   * (a head needs the first rows of each object, not millions), or the whole
+   * column when the cache has it, n covers it, or its encoding is a list.
+   */
+  async prefixVector(c: ColumnRef, n: number): Promise<Vector> {
+    const entry = this.info.entryOf(c);
+    const k = this.info.manifest.columns.indexOf(entry);
+    const whole = columnCache.get<Vector>(`${this.key}/${k}`);
+    if (whole !== undefined) return whole;
+    if (n >= this.rows || !this.readsAlone || entry.enc === "list") {
+      return await this.entryVector(entry);
+    }
+    const key = `${this.key}/${k}:${n}`;
+    let v = columnCache.get<Vector>(key);
+    if (v === undefined) {
+      const state = rowStates(n, await this.typeIndexUpTo(n), entry.covers);
+      const type = this.info.typeOf(entry);
+      if (entry.enc === "null") {
+        for (let i = 0; i < n; i++) if (state[i] === VALUE) state[i] = NULL_ROW;
+        v = new NullVector(type, state);
+      } else {
+        const [voff, vlen] = entry.bufs[0];
+        const ranges: Range[] = [[voff, Math.min(vlen, (n + 7) >> 3)]];
+        const [boff] = entry.bufs[1];
+        if (entry.dict !== undefined) ranges.push([boff, n * 4]);
+        else if (entry.enc === "string" || entry.enc === "bytes" || entry.enc === "ip") {
+          const last = this.readAt(boff + n * 4, 4);
+          const end = last[0] | last[1] << 8 | last[2] << 16 | last[3] << 24;
+          ranges.push([boff, (n + 1) * 4], [entry.bufs[2][0], end]);
+        } else if (entry.enc === "bool") ranges.push([boff, (n + 7) >> 3]);
+        else ranges.push([boff, n * WIDTHS[entry.enc]!]);
+        const [bytes, base, placed] = this.readEach(ranges);
+        const dict = entry.dict === undefined ? null : await this.entriesRead(entry);
+        v = decodeVector(type, { ...entry, bufs: placed }, state, bytes, base, dict);
+      }
+      columnCache.set(key, v, v.bytes);
+    }
+    return v;
+  }
+
+  /** Each row's value size, for at least rows [0, n). */
+  sizesPrefix(n: number): Promise<Uint32Array> | Uint32Array {
+    const whole = columnCache.get<Uint32Array>(this.key + "/s");
+    if (whole !== undefined || n >= this.rows || !this.readsAlone) return whole ?? this.sizes();
+    const [off] = this.info.manifest.sizes.bufs[1];
+    const raw = this.readAt(off, n * 4);
+    return new Uint32Array(raw.buffer, 0, n);
+  }
+
+  /** The record type indexes of at least rows [0, n) (null with one type). */
+  async typeIndexUpTo(n: number): Promise<TypeIndex | null> {
+    const t = this.info.manifest.typeOf;
+    if (t === null) return null;
+    const whole = columnCache.get<TypeIndex>(this.key + "/t");
+    if (whole !== undefined) return whole;
+    if (n >= this.rows || !this.readsAlone) return await this.typeIndex();
+    const width = t.enc === "uint32" ? 4 : 2;
+    const raw = this.readAt(t.bufs[1][0], n * width);
+    return width === 4 ? new Uint32Array(raw.buffer, 0, n) : new Uint16Array(raw.buffer, 0, n);
+  }
+
+  /**
+   * Reads each range into one buffer, one after another (8-byte aligned);
+   * returns it, its base (0) and where each range landed in it.
+   */
+  private readEach(ranges: Range[]): [Uint8Array, number, Range[]] {
+    let total = 0;
+    // Each at a multiple of 8, so typed arrays can view it.
+    for (const [, len] of ranges) total += (len + 7) & ~7;
+    const out = new Uint8Array(total);
+    const placed: Range[] = [];
+    let p = 0;
+    for (const [off, len] of ranges) {
+      if (len > 0) out.set(this.readAt(off, len), p);
+      placed.push([p, len]);
+      p += (len + 7) & ~7;
+    }
+    return [out, 0, placed];
+  }
+
+  /** A column's vector if the cache has it. */
+  cachedVector(c: ColumnRef): Vector | undefined {
+    const k = this.info.manifest.columns.indexOf(this.info.entryOf(c));
+    return columnCache.get<Vector>(`${this.key}/${k}`);
+  }
+
+  /** Whether readAt can read (the storage reads synchronously). */
+  get readsAlone(): boolean {
+    return this.storage.readSync !== undefined;
+  }
+
+  /** len bytes of the file at offset, read now (storage with readSync only). */
+  readAt(offset: number, len: number): Uint8Array {
+    const out = new Uint8Array(len);
+    if (len > 0 && this.storage.readSync!(this.path, offset, out) !== len) {
+      throw new LochError("internal", `${this.path}: columns file is shorter than its manifest`);
+    }
+    return out;
+  }
+
+  /** entriesOf, for storage without synchronous reads too. */
+  private async entriesRead(entry: ColumnEntry): Promise<Vector> {
+    if (this.readsAlone) return this.entriesOf(entry);
+    const [bytes, base] = await this.read(entry.dict!.bufs);
+    return decodeEntries(this.info.typeOf(entry), entry, bytes, base);
+  }
+
+  /** A column's dictionary entries, or null when it is not dictionary-encoded. */
+  async dictionary(c: ColumnRef): Promise<Vector | null> {
+    const entry = this.info.entryOf(c);
+    return entry.dict === undefined ? null : await this.entriesRead(entry);
+  }
+
+  /** A dictionary column's entries (kept in the cache; storage with readSync only). */
+  entriesOf(entry: ColumnEntry): Vector {
+    const key = `${this.key}/${this.info.manifest.columns.indexOf(entry)}/d`;
+    let d = columnCache.get<Vector>(key);
+    if (d === undefined) {
+      const bufs = entry.dict!.bufs;
+      const [first] = bufs.find(([, len]) => len > 0) ?? [0];
+      const last = bufs.reduce((end, [off, len]) => Math.max(end, off + len), first);
+      const bytes = this.readAt(first, last - first);
+      d = decodeEntries(this.info.typeOf(entry), entry, bytes, first);
+      columnCache.set(key, d, d.bytes);
+    }
+    return d;
+  }
+
+  /**
+   * The total size of the values of rows [from, to), of an object whose
+   * values total `total` bytes: read from the sizes column's smaller side
+   * (the run, or the rows outside it) unless the cache has the column.
+   */
+  async runBytes(from: number, to: number, total: number): Promise<number> {
+    if (columnCache.get(this.key + "/s") !== undefined || !this.readsAlone) {
+      return await this.selectedBytes(null, from, to);
+    }
+    const [off] = this.info.manifest.sizes.bufs[1];
+    const sum = (a: number, b: number) => {
+      if (b <= a) return 0;
+      const raw = this.readAt(off + a * 4, (b - a) * 4);
+      const sizes = new Uint32Array(raw.buffer, 0, b - a);
+      let n = 0;
+      for (let i = 0; i < sizes.length; i++) n += sizes[i];
+      return n;
+    };
+    if (2 * (to - from) <= this.rows) return sum(from, to);
+    return total - sum(0, from) - sum(to, this.rows);
+  }
+
   /** Each row's value body size. */
   async sizes(): Promise<Uint32Array> {
     const key = this.key + "/s";
@@ -128,10 +309,14 @@ export class ObjectColumns implements ColumnarObject {
     return sizes;
   }
 
-  /** Each row's body prefix (8 bytes per row). */
-  async prefixes(): Promise<Uint8Array> {
+  /** Each row's body prefix (8 bytes per row), for at least rows [0, n). */
+  async prefixes(n = this.rows): Promise<Uint8Array> {
     const key = this.key + "/p";
-    let p = columnCache.get<Uint8Array>(key);
+    const whole = columnCache.get<Uint8Array>(key);
+    if (whole === undefined && n < this.rows && this.readsAlone) {
+      return this.readAt(this.info.manifest.prefixes.bufs[1][0], n * PREFIX_BYTES);
+    }
+    let p = whole;
     if (p === undefined) {
       const bufs = this.info.manifest.prefixes.bufs;
       const [bytes, base] = await this.read(bufs);
@@ -165,7 +350,7 @@ export class ObjectColumns implements ColumnarObject {
         v = new NullVector(type, state);
       } else {
         const [bytes, base] = await this.read(entry.bufs);
-        const dict = entry.dict === undefined ? null : await this.read(entry.dict.bufs);
+        const dict = entry.dict === undefined ? null : await this.entriesRead(entry);
         v = decodeVector(type, entry, state, bytes, base, dict);
       }
       columnCache.set(key, v, v.bytes);
@@ -197,187 +382,6 @@ export class ObjectColumns implements ColumnarObject {
     }
     return [out, start];
   }
-}
-
-/** ABSENT, NULL_ROW or VALUE per row, before validity is applied (covered rows are VALUE). */
-function rowStates(rows: number, types: TypeIndex | null, covers: number[]): Uint8Array {
-  const state = new Uint8Array(rows);
-  if (types === null) {
-    if (covers.includes(0)) state.fill(VALUE);
-    return state;
-  }
-  const covered = new Uint8Array(Math.max(...covers, 0) + 1);
-  for (const c of covers) covered[c] = VALUE;
-  const n = covered.length;
-  for (let i = 0; i < rows; i++) {
-    const t = types[i];
-    if (t < n) state[i] = covered[t];
-  }
-  return state;
-}
-
-/** Marks covered rows whose validity bit is clear as null. */
-function applyValidity(state: Uint8Array, bits: Uint8Array | null): void {
-  if (bits === null) return;
-  for (let i = 0; i < state.length; i++) {
-    if (state[i] === VALUE && (bits[i >> 3] & (1 << (i & 7))) === 0) state[i] = NULL_ROW;
-  }
-}
-
-/** The views of a column's buffers within bytes (which start at file offset base). */
-class Buffers {
-  private k = 0;
-  constructor(private bytes: Uint8Array, private base: number, private ranges: Range[]) {}
-  /** The next buffer as bytes (null when empty). */
-  next(): Uint8Array | null {
-    const [off, len] = this.ranges[this.k++];
-    if (len === 0) return null;
-    return new Uint8Array(this.bytes.buffer, this.bytes.byteOffset + off - this.base, len);
-  }
-}
-
-function decodeVector(
-  type: Type,
-  entry: ColumnEntry,
-  state: Uint8Array,
-  bytes: Uint8Array,
-  base: number,
-  dict: [Uint8Array, number] | null,
-): Vector {
-  const bufs = new Buffers(bytes, base, entry.bufs);
-  const rows = state.length;
-  applyValidity(state, bufs.next());
-  if (entry.enc === "list") {
-    const offsets = int32s(bufs.next(), rows + 1);
-    const elem = typeUnder(type);
-    const elemType = elem.kind === Kind.Array || elem.kind === Kind.Set ? elem.elem : type;
-    const n = offsets[rows];
-    const childEnc = listChildEnc(entry);
-    let child: Vector;
-    if (childEnc === "null") child = new NullVector(elemType, new Uint8Array(n).fill(NULL_ROW));
-    else {
-      const childState = new Uint8Array(n).fill(VALUE);
-      applyValidity(childState, bufs.next());
-      child = plainVector(elemType, childEnc, childState, bufs);
-    }
-    return new ListVector(type, state, offsets, child);
-  }
-  if (entry.dict !== undefined) {
-    const index = int32s(bufs.next(), rows);
-    const [db, dbase] = dict!;
-    const dbufs = new Buffers(db, dbase, entry.dict.bufs);
-    const n = entry.dict.length;
-    const dstate = new Uint8Array(n).fill(VALUE);
-    dbufs.next(); // entries have no nulls
-    return new DictVector(type, state, index, plainVector(type, entry.enc, dstate, dbufs));
-  }
-  return plainVector(type, entry.enc, state, bufs);
-}
-
-/** The encoding of a list's elements: recorded in the type, since lists keep only "list". */
-function listChildEnc(entry: ColumnEntry): Encoding {
-  return entry.elem ?? "string";
-}
-
-/** A vector of values that are not dictionary-encoded; the validity buffer is already read. */
-function plainVector(type: Type, enc: Encoding, state: Uint8Array, bufs: Buffers): Vector {
-  const rows = state.length;
-  switch (enc) {
-    case "bool": {
-      const bits = bufs.next();
-      const values = new Uint8Array(rows);
-      if (bits !== null) {
-        for (let i = 0; i < rows; i++) values[i] = (bits[i >> 3] >> (i & 7)) & 1;
-      }
-      return new BoolVector(type, state, values);
-    }
-    case "string":
-    case "bytes":
-    case "ip": {
-      const offsets = int32s(bufs.next(), rows + 1);
-      const data = bufs.next() ?? new Uint8Array(0);
-      return new BinaryVector(type, state, offsets, data, enc === "string");
-    }
-    case "ip4":
-    case "ip16":
-      return new FixedVector(
-        type,
-        state,
-        enc === "ip4" ? 4 : 16,
-        bufs.next() ?? new Uint8Array(rows * (enc === "ip4" ? 4 : 16)),
-      );
-    case "int64":
-    case "uint64":
-    case "time":
-    case "duration":
-      return int64Vector(type, enc, state, bufs.next());
-    case "null":
-    case "list":
-      throw new LochError("internal", `columns: unexpected ${enc} values`);
-    default: {
-      const raw = bufs.next();
-      const f64 = new Float64Array(rows);
-      if (raw !== null) {
-        const view = numberView(enc, raw, rows);
-        for (let i = 0; i < rows; i++) f64[i] = view[i];
-      }
-      return new NumberVector(type, state, f64, null);
-    }
-  }
-}
-
-function numberView(enc: Encoding, raw: Uint8Array, rows: number): ArrayLike<number> {
-  const b = raw.buffer, o = raw.byteOffset;
-  switch (enc) {
-    case "int8":
-      return new Int8Array(b, o, rows);
-    case "int16":
-      return new Int16Array(b, o, rows);
-    case "int32":
-      return new Int32Array(b, o, rows);
-    case "uint8":
-      return new Uint8Array(b, o, rows);
-    case "uint16":
-      return new Uint16Array(b, o, rows);
-    case "uint32":
-      return new Uint32Array(b, o, rows);
-    case "float32":
-      return new Float32Array(b, o, rows);
-    case "float64":
-      return new Float64Array(b, o, rows);
-  }
-  throw new LochError("internal", `columns: ${enc} is not a number encoding`);
-}
-
-/**
- * 64-bit integers: doubles computed from the two 32-bit halves (exact within
- * ±2^53), and the exact values kept when some are beyond that.
- */
-function int64Vector(type: Type, enc: Encoding, state: Uint8Array, raw: Uint8Array | null) {
-  const rows = state.length;
-  const f64 = new Float64Array(rows);
-  if (raw === null) return new NumberVector(type, state, f64, null);
-  const words = new Int32Array(raw.buffer, raw.byteOffset, rows * 2);
-  const unsigned = enc === "uint64";
-  let wide = false;
-  for (let i = 0; i < rows; i++) {
-    const lo = words[2 * i] >>> 0, hi = words[2 * i + 1];
-    const h = unsigned ? hi >>> 0 : hi;
-    f64[i] = h * 4294967296 + lo;
-    if (h >= 0x200000 || h < -0x200000) wide = true;
-  }
-  let big: BigInt64Array | BigUint64Array | null = null;
-  if (wide) {
-    big = unsigned
-      ? new BigUint64Array(raw.buffer, raw.byteOffset, rows)
-      : new BigInt64Array(raw.buffer, raw.byteOffset, rows);
-  }
-  return new NumberVector(type, state, f64, big);
-}
-
-function int32s(b: Uint8Array | null, n: number): Int32Array {
-  if (b === null) return new Int32Array(n);
-  return new Int32Array(b.buffer, b.byteOffset, n);
 }
 
 /** Forgets nothing: columns are immutable. (Exported for tests that measure cold reads.) */

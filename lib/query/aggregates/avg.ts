@@ -3,6 +3,7 @@
 
 import { TypeFloat64, TypeUint64 } from "../../zed/types.ts";
 import { Value } from "../../zed/value.ts";
+import { VALUE } from "../../zed/vector.ts";
 import { toFloat } from "../expr/coerce.ts";
 import { type Aggregator, registerAggregate } from "./registry.ts";
 
@@ -17,6 +18,17 @@ class Avg implements Aggregator {
     if (f === undefined) return;
     this.sum += f;
     this.count++;
+  }
+  consumeNumbers(f64: Float64Array, state: Uint8Array, rows: Int32Array, from: number, to: number) {
+    let sum = this.sum, count = this.count;
+    for (let r = from; r < to; r++) {
+      const i = rows[r];
+      if (state[i] !== VALUE) continue;
+      sum += f64[i];
+      count++;
+    }
+    this.sum = sum;
+    this.count = count;
   }
   result(): Value {
     return this.count > 0 ? new Value(TypeFloat64, this.sum / this.count) : NULL_FLOAT64;

@@ -13,6 +13,18 @@ export interface Aggregator {
   consume(v: Value): void;
   /** Offers the same value n times, where the aggregate can do that at once. */
   consumeN?(v: Value, n: number): void;
+  /**
+   * Offers numbers straight from a column, where the aggregate takes a
+   * number's float value: f64[i] for i = rows[r], r in [from, to), the rows
+   * whose state is VALUE (others are null and ignored), in that order.
+   */
+  consumeNumbers?(
+    f64: Float64Array,
+    state: Uint8Array,
+    rows: Int32Array,
+    from: number,
+    to: number,
+  ): void;
   /** The result so far. */
   result(): Value;
   /**

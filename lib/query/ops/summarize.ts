@@ -234,6 +234,25 @@ export class Summarize extends Unary {
     return (this.table.get(key) ?? this.newGroup(key, keys.slice())).aggs;
   }
 
+  /**
+   * Offers numbers from a column to aggregate i of a group from groupOf
+   * (Aggregator.consumeNumbers); false when it does not take them so.
+   */
+  feedNumbers(
+    aggs: Aggregator[],
+    i: number,
+    f64: Float64Array,
+    state: Uint8Array,
+    rows: Int32Array,
+    from: number,
+    to: number,
+  ): boolean {
+    const a = aggs[i];
+    if (a.consumeNumbers === undefined || (this.grows !== undefined && this.grows[i])) return false;
+    a.consumeNumbers(f64, state, rows, from, to);
+    return true;
+  }
+
   /** Offers v to aggregate i of a group from groupOf, keeping the table's size estimate. */
   feed(aggs: Aggregator[], i: number, v: Value): void {
     if (this.grows !== undefined && this.grows[i]) {

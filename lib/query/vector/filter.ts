@@ -33,6 +33,7 @@ import {
 import type { ColumnarObject } from "./object.ts";
 import { EMPTY_RECORD, lookupPath, PathRecord } from "./paths.ts";
 import { compileSearchAtom } from "./search.ts";
+import { bytesPerType, dictHistogram } from "./histogram.ts";
 import {
   E,
   F,
@@ -84,6 +85,24 @@ export class VectorFilter {
       else if (c === E) return null; // the filter would emit an error value here
     }
     return { rows: codes, count, all: count === o.rows };
+  }
+
+  /**
+   * How many rows pass and their values' total size (null as for select):
+   * from dictionary histograms where the filter is one atom over dictionary
+   * columns, else from the rows select picks.
+   */
+  async count(o: ColumnarObject): Promise<{ count: number; bytes: number } | null> {
+    if (this.root instanceof PathAtom) {
+      const r = await this.root.countByEntries(o);
+      if (r !== undefined) return r;
+    }
+    const sel = await this.select(o);
+    if (sel === null) return null;
+    const sizes = await o.sizes(), rows = sel.rows;
+    let bytes = 0;
+    for (let i = 0; i < rows.length; i++) if (rows[i] === T) bytes += sizes[i];
+    return { count: sel.count, bytes };
   }
 }
 
@@ -344,6 +363,79 @@ class PathAtom implements FilterNode {
     return typeOutcomes(o, this.path, this.missing);
   }
 
+  /**
+   * The count and size of the rows that pass, from the histograms of the
+   * dictionary columns the path has (and the other types' outcomes);
+   * undefined when a column the count needs is not a dictionary, null when
+   * the filter would emit an error value.
+   */
+  async countByEntries(
+    o: ColumnarObject,
+  ): Promise<{ count: number; bytes: number } | null | undefined> {
+    const per = this.perType(o);
+    if (per === null) return null;
+    const nt = o.types.length;
+    const evaluated: DictVector[] = [];
+    const covered = new Uint8Array(nt);
+    for (const c of o.columnsOf(this.path)) {
+      if (!c.covers.some((k) => per[k] < 0)) continue;
+      const v = await o.vector(c);
+      if (!(v instanceof DictVector)) return undefined;
+      evaluated.push(v);
+      for (const k of c.covers) covered[k] = 1;
+    }
+    const sizes = await o.sizes();
+    let count = 0, bytes = 0;
+    for (const v of evaluated) {
+      const dc = this.entryCodes(v);
+      const h = dictHistogram(v, sizes);
+      for (let d = 0; d < dc.length; d++) {
+        if (h.counts[d] === 0) continue;
+        if (dc[d] === E) return null;
+        if (dc[d] === T) {
+          count += h.counts[d];
+          bytes += h.bytes![d];
+        }
+      }
+      if (h.nulls > 0) {
+        const nullCode = outcome(this.expr(new PathRecord(this.path, v.type).of(null)));
+        if (nullCode === E) return null;
+        if (nullCode === T) {
+          count += h.nulls;
+          bytes += h.nullBytes;
+        }
+      }
+    }
+    const counts = o.typeCounts;
+    let perType: Float64Array | null = null;
+    for (let k = 0; k < nt; k++) {
+      if (covered[k] || counts[k] === 0) continue;
+      if (per[k] === E || per[k] === VARIES) return null;
+      if (per[k] === T) {
+        perType ??= bytesPerType(sizes, await o.typeIndex(), nt);
+        count += counts[k];
+        bytes += perType[k];
+      }
+    }
+    return { count, bytes };
+  }
+
+  /** Per entry of a dictionary column, its outcome (worked out once per dictionary). */
+  private entryCodes(v: DictVector): Uint8Array {
+    let dc = this.dictCodes.get(v.dict);
+    if (dc === undefined) {
+      const cmp = this.cmp, rec = new PathRecord(this.path, v.type);
+      dc = new Uint8Array(v.dict.length);
+      for (let d = 0; d < dc.length; d++) {
+        dc[d] = cmp !== null
+          ? (cmp.pred(v.type, v.dict[d]) ? T : F)
+          : outcome(this.expr(rec.of(v.dict[d])));
+      }
+      this.dictCodes.set(v.dict, dc);
+    }
+    return dc;
+  }
+
   async eval(o: ColumnarObject, types: TypeIndex, per: TypeOutcomes): Promise<Uint8Array | null> {
     // Rows of types that lack the path get their outcome; the columns fill in the rest.
     const codes = per.some((c) => c > 0)
@@ -364,16 +456,7 @@ class PathAtom implements FilterNode {
     const nullCode = outcome(this.expr(rec.of(null)));
     const cmp = this.cmp;
     if (v instanceof DictVector) {
-      let dc = this.dictCodes.get(v.dict);
-      if (dc === undefined) {
-        dc = new Uint8Array(v.dict.length);
-        for (let d = 0; d < dc.length; d++) {
-          dc[d] = cmp !== null
-            ? (cmp.pred(v.type, v.dict[d]) ? T : F)
-            : outcome(this.expr(rec.of(v.dict[d])));
-        }
-        this.dictCodes.set(v.dict, dc);
-      }
+      const dc = this.entryCodes(v);
       const index = v.index;
       for (let i = 0; i < n; i++) {
         const s = state[i];

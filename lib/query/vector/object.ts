@@ -28,4 +28,8 @@ export interface ColumnarObject {
   /** Each row's type index; null when the object has one type. */
   typeIndex(): Promise<Uint16Array | Uint32Array | null>;
   vector(c: ColumnRef): Promise<Vector>;
+  /** A column's dictionary entries (the same vector its DictVector has), or null without one. */
+  dictionary(c: ColumnRef): Promise<Vector | null>;
+  /** Each row's value size (what QueryStats count). */
+  sizes(): Promise<Uint32Array>;
 }

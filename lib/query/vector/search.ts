@@ -115,8 +115,17 @@ class SearchAtom implements FilterNode {
     }
     const codes = rowsFromTypes(o.rows, types, per);
     for (const [c, w] of work) {
+      // A dictionary none of whose entries (nor null) matches: its rows need not be read.
+      const entries = await o.dictionary(c);
+      if (entries !== null && !w.test(null) && !this.entryHits(entries, w.test).includes(1)) {
+        continue;
+      }
       const v = await o.vector(c);
       const hits = this.matches(v, w.test);
+      if (Array.isArray(hits)) {
+        for (const i of hits) if (types === null || w.types[types[i]]) codes[i] = T;
+        continue;
+      }
       for (let i = 0; i < codes.length; i++) {
         if (hits[i] && (types === null || w.types[types[i]])) codes[i] = T;
       }
@@ -124,8 +133,8 @@ class SearchAtom implements FilterNode {
     return codes;
   }
 
-  /** Per row of v: 1 when its value (or null) passes the test. */
-  private matches(v: Vector, test: BodyTest): Uint8Array {
+  /** Per row of v: 1 when its value (or null) passes the test; or the rows that pass, ascending. */
+  private matches(v: Vector, test: BodyTest): Uint8Array | number[] {
     const n = v.length, state = v.state;
     const out = new Uint8Array(n);
     const nullHit = test(null) ? 1 : 0;
@@ -156,8 +165,10 @@ class SearchAtom implements FilterNode {
       return out;
     }
     if (v instanceof BinaryVector && v.isString && this.asciiTerm !== null) {
-      asciiFind(v, this.asciiTerm, out);
-      if (nullHit) { for (let i = 0; i < n; i++) if (state[i] === NULL_ROW) out[i] = 1; }
+      const rows = asciiFind(v, this.asciiTerm);
+      if (!nullHit) return rows;
+      for (const i of rows) out[i] = 1;
+      for (let i = 0; i < n; i++) if (state[i] === NULL_ROW) out[i] = 1;
       return out;
     }
     for (let i = 0; i < n; i++) {
@@ -171,10 +182,19 @@ class SearchAtom implements FilterNode {
 
   /** Per entry of a dictionary, whether it passes (worked out once per dictionary). */
   private entryMatches(v: DictVector, test: BodyTest): Uint8Array {
-    let d = this.entryCache.get(v.entries);
+    return this.entryHits(v.entries, test);
+  }
+
+  /** Per entry of a dictionary's entries, whether it passes. */
+  private entryHits(entries: Vector, test: BodyTest): Uint8Array {
+    let d = this.entryCache.get(entries);
     if (d === undefined) {
-      d = this.matches(v.entries, test);
-      this.entryCache.set(v.entries, d);
+      const hits = this.matches(entries, test);
+      if (Array.isArray(hits)) {
+        d = new Uint8Array(entries.length);
+        for (const i of hits) d[i] = 1;
+      } else d = hits;
+      this.entryCache.set(entries, d);
     }
     return d;
   }
@@ -183,18 +203,23 @@ class SearchAtom implements FilterNode {
   private elementMatches(child: Vector): Uint8Array {
     const elemTest = this.walker.tester(child.type);
     if (elemTest === null) return new Uint8Array(child.length);
-    return this.matches(child, elemTest);
+    const hits = this.matches(child, elemTest);
+    if (!Array.isArray(hits)) return hits;
+    const dense = new Uint8Array(child.length);
+    for (const i of hits) dense[i] = 1;
+    return dense;
   }
 }
 
 /**
- * Marks the rows of a string column containing an ASCII term, ignoring ASCII
- * case. An ASCII term can only match ASCII bytes, so the search runs on the
- * UTF-8 bytes: each case of the term's first character is found with the
- * native byte search, and the rest compared there.
+ * The rows of a string column containing an ASCII term, ignoring ASCII case,
+ * ascending. An ASCII term can only match ASCII bytes, so the search runs on
+ * the UTF-8 bytes: one of the term's characters (the rarest in a sample of
+ * the data, so the search stops least often) is found, in either case for a
+ * letter, and the term compared around it.
  */
-function asciiFind(v: BinaryVector, term: string, out: Uint8Array): void {
-  const data = v.data, off = v.offsets, state = v.state, n = term.length;
+function asciiFind(v: BinaryVector, term: string): number[] {
+  const data = v.data, off = v.offsets, n = term.length;
   const want = new Uint8Array(n), fold = new Uint8Array(n);
   for (let k = 0; k < n; k++) {
     const c = term.charCodeAt(k);
@@ -202,17 +227,64 @@ function asciiFind(v: BinaryVector, term: string, out: Uint8Array): void {
     want[k] = c;
     fold[k] = letter ? 0x20 : 0;
   }
-  const firsts = fold[0] !== 0 ? [want[0], want[0] ^ 0x20] : [want[0]];
-  for (const first of firsts) {
-    let row = 0;
-    for (let p = data.indexOf(first); p >= 0; p = data.indexOf(first, p + 1)) {
-      while (off[row + 1] <= p) row++;
-      if (out[row] === 1 || p + n > off[row + 1] || state[row] !== VALUE) continue;
-      let k = 1;
-      while (k < n && (data[p + k] | fold[k]) === want[k]) k++;
-      if (k === n) out[row] = 1;
+  const at = anchor(data, want, fold);
+  const found = new Uint8Array(v.state.length);
+  let hits = 0;
+  let row = 0;
+  /** Tests the term at p (where its anchor character was found). */
+  const test = (p: number) => {
+    while (off[row + 1] <= p) row++;
+    // Rows without a value have no bytes, so a match is always in a value.
+    if (found[row] === 1 || p < off[row] || p + n > off[row + 1]) return;
+    let k = 0;
+    while (k < n && (data[p + k] | fold[k]) === want[k]) k++;
+    if (k === n) {
+      found[row] = 1;
+      hits++;
+    }
+  };
+  if (fold[at] === 0) {
+    // One byte to find: the native search.
+    for (let q = data.indexOf(want[at], at); q >= 0; q = data.indexOf(want[at], q + 1)) {
+      test(q - at);
+    }
+  } else {
+    // A letter in either case: four bytes at a time, case folded (one pass, not one per case).
+    const c = want[at];
+    const head = Math.min(data.length, (4 - (data.byteOffset & 3)) & 3);
+    for (let q = at; q < head; q++) if ((data[q] | 0x20) === c) test(q - at);
+    const words = new Uint32Array(data.buffer, data.byteOffset + head, (data.length - head) >> 2);
+    const pattern = Math.imul(c, 0x01010101);
+    for (let w = 0; w < words.length; w++) {
+      const x = (words[w] | 0x20202020) ^ pattern;
+      if (((x - 0x01010101) & ~x & 0x80808080) === 0) continue;
+      const b = head + (w << 2);
+      for (let q = b; q < b + 4; q++) if (q >= at && (data[q] | 0x20) === c) test(q - at);
+    }
+    for (let q = Math.max(at, head + words.length * 4); q < data.length; q++) {
+      if ((data[q] | 0x20) === c) test(q - at);
     }
   }
+  const rows: number[] = new Array(hits);
+  for (let i = 0, h = 0; h < hits; i++) if (found[i] === 1) rows[h++] = i;
+  return rows;
+}
+
+/** The position in the term of the character (either case) least frequent in a sample of data. */
+function anchor(data: Uint8Array, want: Uint8Array, fold: Uint8Array): number {
+  if (want.length === 1) return 0;
+  const counts = new Uint32Array(256);
+  const end = Math.min(data.length, 1 << 16);
+  for (let i = 0; i < end; i++) counts[data[i] | 0x20]++;
+  let best = 0, fewest = Infinity;
+  for (let k = 0; k < want.length; k++) {
+    const c = fold[k] !== 0 ? counts[want[k]] : counts[want[k] | 0x20];
+    if (c < fewest) {
+      fewest = c;
+      best = k;
+    }
+  }
+  return best;
 }
 
 function isAscii(s: string): boolean {

@@ -24,11 +24,13 @@ import {
   VALUE,
   type Vector,
 } from "../../zed/vector.ts";
-import { ID_DURATION, ID_TIME, isInteger, Kind, typeUnder } from "../../zed/types.ts";
+import { ID_DURATION, ID_TIME, isInteger, isNumber, Kind, typeUnder } from "../../zed/types.ts";
+import { typeId } from "../expr/coerce.ts";
 import type { TypeIndex } from "./codes.ts";
 import type { VectorFilter } from "./filter.ts";
 import type { ColumnarObject } from "./object.ts";
 import { lookupPath } from "./paths.ts";
+import { dictHistogram } from "./histogram.ts";
 
 /** An aggregate over columns: its argument's path (none for count()) and where clause. */
 export interface VectorAggregate {
@@ -57,6 +59,16 @@ class PathValues {
   has(i: number): boolean {
     if (this.col !== null) return this.col[i] >= 0;
     return this.vectors.length === 1 && this.vectors[0].state[i] !== ABSENT;
+  }
+
+  /**
+   * The one column of numbers the path has (exact as doubles), for
+   * aggregates that take numbers as floats; null otherwise.
+   */
+  numbers(): NumberVector | null {
+    if (this.col !== null || this.vectors.length !== 1) return null;
+    const v = this.vectors[0];
+    return v instanceof NumberVector && v.big === null && isNumber(typeId(v.type)) ? v : null;
   }
 
   /** Row i's value. */
@@ -225,6 +237,10 @@ export class VectorSummarize {
           countInto(op, aggs, j, a1 - a0);
           continue;
         }
+        const nums = where === null ? arg?.numbers() ?? null : null;
+        if (nums !== null && op.feedNumbers(aggs, j, nums.f64, nums.state, p.rows, a0, a1)) {
+          continue;
+        }
         for (let r = a0; r < a1; r++) {
           const i = p.rows[r];
           if (where !== null && where[i] !== 1) continue;
@@ -334,6 +350,12 @@ function groupRows(
   wheres: (Uint8Array | null)[],
   sizesOnly: boolean,
 ): PreparedGroups | null {
+  const only = keyValues.length === 1 && keyValues[0].vectors.length === 1
+    ? keyValues[0].vectors[0]
+    : null;
+  if (sizesOnly && sel === null && only instanceof DictVector) {
+    return dictGroupSizes(only, rows, args, wheres);
+  }
   const gid = new Int32Array(rows).fill(-1);
   const groupKeys: Value[][] = [];
   const codes = keyValues.map((pv) => keyCodes(pv, rows, sel));
@@ -408,6 +430,42 @@ function groupRows(
     for (let i = 0; i < rows; i++) if (gid[i] >= 0) byGroup[fill[gid[i]]++] = i;
   }
   return { keys: groupKeys, fed: [], intBound: [], rows: byGroup, start, args, wheres };
+}
+
+/**
+ * Every row grouped by one dictionary column, counts only: the groups'
+ * sizes are the column's histogram (missing first, then null, then the
+ * entries, as keyCodes numbers them).
+ */
+function dictGroupSizes(
+  v: DictVector,
+  rows: number,
+  args: (PathValues | null)[],
+  wheres: (Uint8Array | null)[],
+): PreparedGroups {
+  const h = dictHistogram(v, null);
+  let held = h.nulls;
+  for (let d = 0; d < h.counts.length; d++) held += h.counts[d];
+  const keys: Value[][] = [];
+  const start = [0];
+  const add = (key: Value, n: number) => {
+    if (n === 0) return;
+    keys.push([key]);
+    start.push(start[start.length - 1] + n);
+  };
+  add(MISSING, rows - held);
+  add(new Value(v.type, null), h.nulls);
+  const dict = v.dict;
+  for (let d = 0; d < dict.length; d++) add(new Value(v.type, dict[d]), h.counts[d]);
+  return {
+    keys,
+    fed: [],
+    intBound: [],
+    rows: EMPTY_ROWS,
+    start: Int32Array.from(start),
+    args,
+    wheres,
+  };
 }
 
 /** A key path's values as codes: per row its code, and the value of each code. */
