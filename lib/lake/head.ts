@@ -13,18 +13,23 @@
 
 import type { ValueReader } from "../formats/io.ts";
 import { ZngDecoder } from "../formats/zng/reader.ts";
-import { type Expr, LimitReader, NULL, type VectorFilter } from "../query/mod.ts";
-import { ID_INT8, ID_UINT8, isInteger, Kind, type RecordType, typeUnder } from "../zed/types.ts";
+import { type Expr, LimitReader, type VectorFilter } from "../query/mod.ts";
+import { Kind, type RecordType, typeUnder } from "../zed/types.ts";
 import { type Batch, type Body, Value } from "../zed/value.ts";
 import { encodeBody } from "../zed/zcode.ts";
-import { BinaryVector, NumberVector, VALUE, type Vector } from "../zed/vector.ts";
-import { type ObjectColumns, openColumns, PREFIX } from "./columns/mod.ts";
+import { VALUE, type Vector } from "../zed/vector.ts";
+import { type ObjectColumns, openColumns } from "./columns/mod.ts";
+import { comparePrefixes, Cursor, CursorHeap, cursorOrder, sharedPrefix } from "./headmerge.ts";
+import { ColumnTies } from "./ties.ts";
 import type { Lake } from "./lake.ts";
 import { type DataObject, seekIndex } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
 import { type KeyRange, spanMayMatch } from "./prune.ts";
 import { groupOverlapping, PoolScan, projection, type ScanStats } from "./scan.ts";
+
+/** Rows whose keys are read at first from each object of a run, before the merge needs more. */
+const FIRST_KEYS = 256;
 
 export interface HeadPlan {
   limit: number;
@@ -99,13 +104,10 @@ export class HeadScan implements ValueReader {
   }
 
   /** The first `need` values of a run of objects, or null when the columns cannot tell. */
-  private async fromColumns(
-    run: DataObject[],
-    need: number,
-    whole = false,
-  ): Promise<Value[] | null> {
+  private async fromColumns(run: DataObject[], need: number): Promise<Value[] | null> {
     const cols: ObjectColumns[] = [];
     const keys: (Vector | null)[] = [];
+    const grows: (((n: number) => Vector) | null)[] = [];
     const sels: (Uint8Array | null)[] = [];
     for (const o of run) {
       const c = openColumns(this.lake, this.pool.id, o);
@@ -113,9 +115,11 @@ export class HeadScan implements ValueReader {
       const refs = c.columnsOf(this.key.path);
       if (refs.length > 1) return null; // keys of several types
       // Without a filter, an object gives at most `need` rows (more only on
-      // ties): its first rows' keys are read, all of them if the merge runs out.
-      const prefix = this.plan.filter === null && !whole ? need + 1 : c.rows;
+      // ties), and most give few: its first rows' keys are read, and more as
+      // the merge reaches them (Cursor.advance).
+      const prefix = this.plan.filter === null ? Math.min(need + 1, FIRST_KEYS) : c.rows;
       keys.push(refs.length === 0 ? null : await c.prefixVector(refs[0], prefix));
+      grows.push(refs.length === 0 ? null : (n: number) => c.prefixVectorNow(refs[0], n));
       let sel: Uint8Array | null = null;
       if (this.plan.filter !== null) {
         if (this.plan.vector === null) return null;
@@ -126,9 +130,7 @@ export class HeadScan implements ValueReader {
       cols.push(c);
       sels.push(sel);
     }
-    const picks = await this.merge(run, cols, keys, sels, need);
-    // An object's first rows ran out before the merge was done: all its keys, then.
-    if (picks === null) return await this.fromColumns(run, need, true);
+    const picks = await this.merge(run, cols, keys, grows, sels, need);
     return await this.values(run, cols, picks);
   }
 
@@ -141,17 +143,15 @@ export class HeadScan implements ValueReader {
     run: DataObject[],
     cols: ObjectColumns[],
     keys: (Vector | null)[],
+    grows: (((n: number) => Vector) | null)[],
     sels: (Uint8Array | null)[],
     need: number,
-  ): Promise<Pick[] | null> {
+  ): Promise<Pick[]> {
     const cmp = cursorOrder(keys, this.key);
     const skip = sharedPrefix(run);
     let cursors: Cursor[] = [];
-    const all: Cursor[] = [];
     run.forEach((o, i) => {
-      const c = new Cursor(i, keys[i]?.state.length ?? o.count, keys[i], sels[i]);
-      c.short = c.rows < o.count;
-      all.push(c);
+      const c = new Cursor(i, o.count, keys[i], sels[i], grows[i]);
       c.skip = skip;
       if (c.advance()) cursors.push(c);
     });
@@ -179,9 +179,6 @@ export class HeadScan implements ValueReader {
       cursors = heap.all().filter((c) => c.row < c.rows);
       heap = new CursorHeap(cursors, cmp);
     }
-    // A cursor at the end of an object's first rows, not of the object: its
-    // next keys are unknown.
-    if (all.some((c) => c.short && c.row >= c.rows)) return null;
     if (ties.length > 0) await this.orderTies(run, cols, picks, ties);
     return picks.slice(0, need);
   }
@@ -207,10 +204,14 @@ export class HeadScan implements ValueReader {
     }
     const prefixes = new Map<number, Uint8Array>();
     const sizes = new Map<number, Uint32Array>();
+    const types = new Map<number, Uint16Array | Uint32Array | null>();
     for (const [o, n] of upTo) {
       prefixes.set(o, await cols[o].prefixes(n));
       sizes.set(o, await cols[o].sizesPrefix(n));
+      types.set(o, await cols[o].typeIndexUpTo(n));
     }
+    // Where prefixes do not decide, the fields' columns may.
+    const byColumns = new ColumnTies(cols, types, upTo);
     const undecided: [number, number][] = [];
     for (const [a, b] of ties) {
       let open = false;
@@ -222,7 +223,7 @@ export class HeadScan implements ValueReader {
           prefixes.get(y.obj)!,
           y.row,
           sizes.get(y.obj)![y.row],
-        );
+        ) ?? byColumns.compare(x, y);
         if (c === undefined) {
           open = true;
           return 0;
@@ -380,196 +381,5 @@ function drain(dec: ZngDecoder, out: Value[]): void {
     const r = dec.next();
     if (r === null || r === undefined) return;
     if (Array.isArray(r)) { for (const v of r) out.push(v); }
-  }
-}
-
-/**
- * A position in one object's rows: the next row that passes the filter, and
- * where its key is: a value, or for string and int columns its bytes or
- * number (compared without making values).
- */
-class Cursor {
-  row = -1;
-  /** VALUE when the row has a key (else it is null: last in pool order). */
-  has = false;
-  key: Value = NULL;
-  start = 0;
-  end = 0;
-  num = 0;
-  /** For string keys: the length of the prefix all keys of the run share. */
-  skip = 0;
-  /** Whether the keys are the object's first rows only. */
-  short = false;
-
-  constructor(
-    readonly obj: number,
-    readonly rows: number,
-    readonly keys: Vector | null,
-    private sel: Uint8Array | null,
-  ) {}
-
-  /** Moves to the next row that passes; false at the end. */
-  advance(): boolean {
-    const sel = this.sel;
-    let r = this.row + 1;
-    if (sel !== null) { while (r < this.rows && sel[r] !== 1) r++; }
-    this.row = r;
-    if (r >= this.rows) return false;
-    const v = this.keys;
-    this.has = v !== null && v.state[r] === VALUE;
-    if (!this.has) return true;
-    if (v instanceof BinaryVector) {
-      const a = v.offsets[r], b = v.offsets[r + 1];
-      this.start = a;
-      this.end = b;
-      // Six bytes past the prefix every key of the run shares, as a number
-      // that orders as they do (a missing byte first).
-      const d = v.data;
-      let x = 0;
-      for (let k = a + this.skip; k < a + this.skip + 6; k++) x = x * 257 + (k < b ? d[k] + 1 : 0);
-      this.num = x;
-    } else if (v instanceof NumberVector && v.big === null) {
-      this.num = v.f64[r];
-    } else this.key = new Value(v!.type, v!.body(r));
-    return true;
-  }
-}
-
-/**
- * The length in bytes of the prefix every string key of a run of objects
- * shares: that of its least and greatest keys (0 for other keys).
- */
-function sharedPrefix(run: DataObject[]): number {
-  let lo: string | null = null, hi: string | null = null;
-  for (const o of run) {
-    for (const k of [o.span.lo, o.span.hi]) {
-      if (k === null || typeof k.body !== "string") return 0;
-      if (lo === null || k.body < lo) lo = k.body;
-      if (hi === null || k.body > hi) hi = k.body;
-    }
-  }
-  if (lo === null || hi === null) return 0;
-  const a = new TextEncoder().encode(lo), b = new TextEncoder().encode(hi);
-  let n = 0;
-  while (n < a.length && n < b.length && a[n] === b[n]) n++;
-  return n;
-}
-
-/**
- * The order of cursors' keys in pool order, nulls last: bytes for string
- * columns of one type, numbers for int columns of one type, values otherwise.
- */
-function cursorOrder(keys: (Vector | null)[], poolKey: PoolKey): (a: Cursor, b: Cursor) => number {
-  const present = keys.filter((v): v is Vector => v !== null);
-  const t = present[0]?.type;
-  const same = present.every((v) => v.type === t);
-  const dir = poolKey.desc ? -1 : 1;
-  const nulls = (a: Cursor, b: Cursor) => (a.has === b.has ? 0 : a.has ? -1 : 1);
-  if (same && present.every((v) => v instanceof BinaryVector && v.isString)) {
-    return (a, b) => {
-      if (!a.has || !b.has) return nulls(a, b);
-      if (a.num !== b.num) return a.num < b.num ? -dir : dir;
-      const x = (a.keys as BinaryVector).data, y = (b.keys as BinaryVector).data;
-      const la = a.end - a.start, lb = b.end - b.start;
-      const n = la < lb ? la : lb;
-      for (let i = a.skip + 6; i < n; i++) {
-        const d = x[a.start + i] - y[b.start + i];
-        if (d !== 0) return d < 0 ? -dir : dir;
-      }
-      return la === lb ? 0 : la < lb ? -dir : dir;
-    };
-  }
-  const u = t === undefined ? undefined : typeUnder(t);
-  const ints = u !== undefined && u.kind === Kind.Primitive && isInteger(u.id) &&
-    u.id !== ID_INT8 && u.id !== ID_UINT8;
-  if (same && ints && present.every((v) => v instanceof NumberVector && v.big === null)) {
-    return (a, b) => {
-      if (!a.has || !b.has) return nulls(a, b);
-      return a.num === b.num ? 0 : a.num < b.num ? -dir : dir;
-    };
-  }
-  return (a, b) => {
-    if (!a.has || !b.has) return nulls(a, b);
-    return poolKey.compare(keyValue(a), keyValue(b));
-  };
-}
-
-/**
- * The byte order of two values' bodies from their prefixes and sizes
- * (negative, zero or positive), or undefined when those do not decide it.
- */
-function comparePrefixes(
-  pa: Uint8Array,
-  ra: number,
-  la: number,
-  pb: Uint8Array,
-  rb: number,
-  lb: number,
-): number | undefined {
-  const n = Math.min(PREFIX, la, lb);
-  for (let k = 0; k < n; k++) {
-    const d = pa[ra * PREFIX + k] - pb[rb * PREFIX + k];
-    if (d !== 0) return d;
-  }
-  // Equal as far as both go: the shorter comes first, if it ended there.
-  if (la <= PREFIX || lb <= PREFIX) return la - lb;
-  return undefined;
-}
-
-function keyValue(c: Cursor): Value {
-  return c.key !== NULL ? c.key : new Value(c.keys!.type, c.keys!.body(c.row));
-}
-
-/** A binary min-heap of cursors. */
-class CursorHeap {
-  constructor(private items: Cursor[], private less: (a: Cursor, b: Cursor) => number) {
-    for (let i = (items.length >> 1) - 1; i >= 0; i--) this.down(i);
-  }
-  get size(): number {
-    return this.items.length;
-  }
-  all(): Cursor[] {
-    return this.items;
-  }
-  top(): Cursor {
-    return this.items[0];
-  }
-  /**
-   * The other cursors whose keys equal the top's: in a heap, any such one has
-   * only equal keys above it, so the search goes down equal children only.
-   */
-  equalToTop(): Cursor[] {
-    const a = this.items, out: Cursor[] = [];
-    const todo = [1, 2];
-    while (todo.length > 0) {
-      const i = todo.pop()!;
-      if (i >= a.length || this.less(a[i], a[0]) !== 0) continue;
-      out.push(a[i]);
-      todo.push(2 * i + 1, 2 * i + 2);
-    }
-    return out;
-  }
-  /** Restores order after the top moved. */
-  fix(): void {
-    this.down(0);
-  }
-  pop(): void {
-    const last = this.items.pop()!;
-    if (this.items.length > 0) {
-      this.items[0] = last;
-      this.down(0);
-    }
-  }
-  private down(i: number): void {
-    const a = this.items;
-    for (;;) {
-      const l = 2 * i + 1, r = l + 1;
-      let m = i;
-      if (l < a.length && this.less(a[l], a[m]) < 0) m = l;
-      if (r < a.length && this.less(a[r], a[m]) < 0) m = r;
-      if (m === i) return;
-      [a[i], a[m]] = [a[m], a[i]];
-      i = m;
-    }
   }
 }

@@ -23,8 +23,12 @@ async function agreed(lake: Lake, q: string): Promise<string[]> {
   return cols;
 }
 
-/** Loads in which keys repeat across objects, with values that differ in their first bytes or not. */
-async function tiedPool(lake: Lake, name: string, order: "asc" | "desc") {
+/**
+ * Loads in which keys repeat across objects, with values that differ in
+ * their first bytes or not, decided by a string field, a field of another
+ * record type, or (nested) only by decoding the values.
+ */
+async function tiedPool(lake: Lake, name: string, order: "asc" | "desc", nested = false) {
   const p = keyedPool(lake, name, "k", order);
   for (let part = 0; part < 3; part++) {
     let text = "";
@@ -32,7 +36,8 @@ async function tiedPool(lake: Lake, name: string, order: "asc" | "desc") {
       const k = i % 13;
       // Same first bytes (a long shared prefix) in half of them.
       const s = i % 2 === 0 ? `"${"p".repeat(20)}${part}${i}"` : `"${part}${i}"`;
-      text += `{s:${s},k:${k},v:${part * 100 + i}}\n`;
+      const first = nested ? `r:{s:${s}}` : i % 3 === 0 ? `s:${s},extra:1` : `s:${s}`;
+      text += `{${first},k:${k},v:${part * 100 + i}}\n`;
     }
     text += `{s:"nokey${part}",v:-1}\n`;
     await loadText(lake, p, text);
@@ -79,13 +84,23 @@ Deno.test("sort by the key against the pool's order, with a head, reads from the
 Deno.test("head in pool order from key columns: ties between objects in the values' byte order", async () => {
   await withLake(async (lake) => {
     for (const order of ["asc", "desc"] as const) {
-      await tiedPool(lake, order, order);
-      for (
-        const q of ["head 1", "head 5", "head 40", "head 200", "cut s | head 30", "v > 50 | head 9"]
-      ) {
-        await agreed(lake, `from ${order} | ${q}`);
+      for (const nested of [false, true]) {
+        const name = `${order}${nested ? "_nested" : ""}`;
+        await tiedPool(lake, name, order, nested);
+        for (
+          const q of [
+            "head 1",
+            "head 5",
+            "head 40",
+            "head 200",
+            "cut s | head 30",
+            "v > 50 | head 9",
+          ]
+        ) {
+          await agreed(lake, `from ${name} | ${q}`);
+        }
+        await agreed(lake, `from ${name} | sort ${order === "asc" ? "" : "-r "}k | head 17`);
       }
-      await agreed(lake, `from ${order} | sort ${order === "asc" ? "" : "-r "}k | head 17`);
     }
   });
 });

@@ -151,16 +151,24 @@ export class ObjectColumns implements ColumnarObject {
    */
   async prefixVector(c: ColumnRef, n: number): Promise<Vector> {
     const entry = this.info.entryOf(c);
+    if (!this.readsAlone || entry.enc === "list") return await this.entryVector(entry);
+    return this.prefixVectorNow(c, n);
+  }
+
+  /**
+   * prefixVector, read now: for storage that reads synchronously
+   * (readsAlone) and columns that are not lists.
+   */
+  prefixVectorNow(c: ColumnRef, rows: number): Vector {
+    const entry = this.info.entryOf(c);
     const k = this.info.manifest.columns.indexOf(entry);
     const whole = columnCache.get<Vector>(`${this.key}/${k}`);
     if (whole !== undefined) return whole;
-    if (n >= this.rows || !this.readsAlone || entry.enc === "list") {
-      return await this.entryVector(entry);
-    }
-    const key = `${this.key}/${k}:${n}`;
+    const n = Math.min(rows, this.rows);
+    const key = n === this.rows ? `${this.key}/${k}` : `${this.key}/${k}:${n}`;
     let v = columnCache.get<Vector>(key);
     if (v === undefined) {
-      const state = rowStates(n, await this.typeIndexUpTo(n), entry.covers);
+      const state = rowStates(n, this.typeIndexNow(n), entry.covers);
       const type = this.info.typeOf(entry);
       if (entry.enc === "null") {
         for (let i = 0; i < n; i++) if (state[i] === VALUE) state[i] = NULL_ROW;
@@ -177,7 +185,7 @@ export class ObjectColumns implements ColumnarObject {
         } else if (entry.enc === "bool") ranges.push([boff, (n + 7) >> 3]);
         else ranges.push([boff, n * WIDTHS[entry.enc]!]);
         const [bytes, base, placed] = this.readEach(ranges);
-        const dict = entry.dict === undefined ? null : await this.entriesRead(entry);
+        const dict = entry.dict === undefined ? null : this.entriesOf(entry);
         v = decodeVector(type, { ...entry, bufs: placed }, state, bytes, base, dict);
       }
       columnCache.set(key, v, v.bytes);
@@ -196,14 +204,22 @@ export class ObjectColumns implements ColumnarObject {
 
   /** The record type indexes of at least rows [0, n) (null with one type). */
   async typeIndexUpTo(n: number): Promise<TypeIndex | null> {
+    return this.readsAlone ? this.typeIndexNow(n) : await this.typeIndex();
+  }
+
+  /** typeIndexUpTo, read now (readsAlone only); kept when it is the whole index. */
+  private typeIndexNow(rows: number): TypeIndex | null {
     const t = this.info.manifest.typeOf;
     if (t === null) return null;
-    const whole = columnCache.get<TypeIndex>(this.key + "/t");
+    const key = this.key + "/t";
+    const whole = columnCache.get<TypeIndex>(key);
     if (whole !== undefined) return whole;
-    if (n >= this.rows || !this.readsAlone) return await this.typeIndex();
+    const n = Math.min(rows, this.rows);
     const width = t.enc === "uint32" ? 4 : 2;
     const raw = this.readAt(t.bufs[1][0], n * width);
-    return width === 4 ? new Uint32Array(raw.buffer, 0, n) : new Uint16Array(raw.buffer, 0, n);
+    const idx = width === 4 ? new Uint32Array(raw.buffer, 0, n) : new Uint16Array(raw.buffer, 0, n);
+    if (n === this.rows) columnCache.set(key, idx, idx.byteLength);
+    return idx;
   }
 
   /**
