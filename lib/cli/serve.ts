@@ -6,7 +6,7 @@ import { LochError } from "../errors.ts";
 import { Lake } from "../lake/lake.ts";
 import { isLogLevel, Logger, type LogLevel } from "../service/log.ts";
 import { upgradeColumns } from "../lake/columns/mod.ts";
-import { warmUp } from "../lake/warmup.ts";
+import { preloadMetadata, warmUp } from "../lake/warmup.ts";
 import { serve } from "../service/server.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
 import { command, lakeDir, lakeFlag, UsageError } from "./lake/lakeflags.ts";
@@ -85,8 +85,12 @@ export const serveCommand = command({
       routes,
       rawAccept: rawAcceptRoutes,
     });
-    // The first queries after a start run compiled code rather than cold code.
-    if (flags.warmup !== false) await warmUp();
+    // The first queries after a start run compiled code rather than cold
+    // code, over metadata already in memory.
+    if (flags.warmup !== false) {
+      await warmUp();
+      preloadMetadata(lake);
+    }
     const { hostname: h, port: p } = server.addr;
     const shown = h.includes(":") ? `[${h}]` : h;
     console.error(`loch ${VERSION} serving lake ${dir} on http://${shown}:${p}`);

@@ -11,8 +11,11 @@ import { openReader } from "../formats/detect.ts";
 import { ByteInput } from "../formats/io.ts";
 import { openWriter } from "../formats/registry.ts";
 import { Lake } from "./lake.ts";
+import { listBranches } from "./branches.ts";
+import { openColumns } from "./columns/mod.ts";
+import { tipObjects } from "./objects.ts";
 import { load } from "./load.ts";
-import { createPool } from "./pools.ts";
+import { createPool, listPools } from "./pools.ts";
 import { runLakeQuery } from "./query.ts";
 
 /** Records of a few Zeek-like shapes: strings, ints, floats, bools, lists, missing fields. */
@@ -95,4 +98,26 @@ export async function warmUp(rounds = 3): Promise<void> {
     lake?.close();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+}
+
+/**
+ * Reads the metadata of every branch tip of a lake into memory: its objects
+ * and their columns' manifests (parsed, with their types), so the first
+ * query of each pool does not pay for that. Returns how many objects.
+ */
+export function preloadMetadata(lake: Lake): number {
+  let n = 0;
+  try {
+    for (const pool of listPools(lake.catalog)) {
+      for (const branch of listBranches(lake.catalog, pool.id)) {
+        for (const o of tipObjects(lake.catalog, pool.id, branch.name)) {
+          openColumns(lake, pool.id, o);
+          n++;
+        }
+      }
+    }
+  } catch {
+    // Only time is lost.
+  }
+  return n;
 }
