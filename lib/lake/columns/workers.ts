@@ -18,11 +18,12 @@ import type { ColumnsReply, ColumnsRequest } from "./job.ts";
 export const WORKER_MIN_BYTES = 4 << 20;
 
 /**
- * A worker with nothing to do for this long is stopped (it would keep a
- * process that is otherwise done alive); sessions it had fall back to
- * building on their own thread.
+ * A worker with nothing to do for this long is stopped (a server that loads
+ * now and then keeps it, warm; a process that is done closes its lake, which
+ * stops it at once); sessions it had fall back to building on their own
+ * thread.
  */
-const IDLE_MS = 3000;
+const IDLE_MS = 60000;
 
 let worker: Worker | null = null;
 let broken = false;
