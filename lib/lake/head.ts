@@ -14,11 +14,10 @@
 import type { ValueReader } from "../formats/io.ts";
 import { ZngDecoder } from "../formats/zng/reader.ts";
 import { type Expr, LimitReader, type VectorFilter } from "../query/mod.ts";
-import { Kind, type RecordType, typeUnder } from "../zed/types.ts";
-import { type Batch, type Body, Value } from "../zed/value.ts";
+import type { Batch, Value } from "../zed/value.ts";
 import { encodeBody } from "../zed/zcode.ts";
-import { VALUE, type Vector } from "../zed/vector.ts";
-import { type ObjectColumns, openColumns } from "./columns/mod.ts";
+import type { Vector } from "../zed/vector.ts";
+import { type ObjectColumns, openColumns, valuesFromColumns } from "./columns/mod.ts";
 import { comparePrefixes, Cursor, CursorHeap, cursorOrder, sharedPrefix } from "./headmerge.ts";
 import { ColumnTies } from "./ties.ts";
 import type { Lake } from "./lake.ts";
@@ -285,48 +284,16 @@ export class HeadScan implements ValueReader {
 
   /**
    * Rows made from columns, as a scan that decodes only the fields the query
-   * reads makes them (the others null); null when those fields are not all
-   * leaves the columns hold for the rows' types.
+   * reads makes them (the others null); null when the columns cannot.
    */
   private async fromColumnValues(c: ObjectColumns, rows: number[]): Promise<Value[] | null> {
     const fields = this.plan.fields;
-    if (fields === null) return null;
-    const want = new Set(fields);
-    if (this.key.path.length > 0) want.add(this.key.path[0]);
-    const upTo = rows.reduce((m, r) => Math.max(m, r), 0) + 1;
-    const types = await c.typeIndexUpTo(upTo);
-    // Per record type: the positions of the wanted fields and their columns.
-    const plans = new Map<number, { rec: RecordType; at: number[]; vecs: Vector[] }>();
-    for (const r of rows) {
-      const k = types === null ? 0 : types[r];
-      if (plans.has(k)) continue;
-      const rec = typeUnder(c.types[k]);
-      if (rec.kind !== Kind.Record) return null;
-      const at: number[] = [], vecs: Vector[] = [];
-      for (let f = 0; f < rec.fields.length; f++) {
-        const field = rec.fields[f];
-        if (!want.has(field.name)) continue;
-        if (typeUnder(field.type).kind === Kind.Record) return null;
-        const ref = c.columnsOf([field.name]).find((x) => x.type === field.type);
-        if (ref === undefined) return null;
-        at.push(f);
-        vecs.push(await c.prefixVector(ref, upTo));
-      }
-      plans.set(k, { rec, at, vecs });
+    let want: Set<string> | null = null;
+    if (fields !== null) {
+      want = new Set(fields);
+      if (this.key.path.length > 0) want.add(this.key.path[0]);
     }
-    const out: Value[] = new Array(rows.length);
-    for (let n = 0; n < rows.length; n++) {
-      const r = rows[n];
-      const k = types === null ? 0 : types[r];
-      const { rec, at, vecs } = plans.get(k)!;
-      const body: Body[] = new Array(rec.fields.length).fill(null);
-      for (let j = 0; j < at.length; j++) {
-        const v = vecs[j];
-        if (v.state[r] === VALUE) body[at[j]] = v.body(r);
-      }
-      out[n] = new Value(c.types[k], body);
-    }
-    return out;
+    return await valuesFromColumns(c, rows, want);
   }
 
   /**

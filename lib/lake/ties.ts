@@ -58,8 +58,18 @@ export class ColumnTies {
     return idx === null || idx === undefined ? 0 : idx[r.row];
   }
 
+  /** Encodings made so far (a sort asks for each row's several times). */
+  private encodings = new Map<string, Uint8Array | null>();
+
   /** The tagged encoding of field f of a row, or null when no column holds it. */
   private encoding(r: TiedRow, k: number, rec: RecordType, f: number): Uint8Array | null {
+    const id = `${r.obj}/${r.row}/${f}`;
+    let e = this.encodings.get(id);
+    if (e === undefined) this.encodings.set(id, e = this.encode(r, k, rec, f));
+    return e;
+  }
+
+  private encode(r: TiedRow, k: number, rec: RecordType, f: number): Uint8Array | null {
     const field = rec.fields[f];
     if (typeUnder(field.type).kind !== Kind.Primitive) return null;
     const key = `${r.obj}/${k}/${f}`;

@@ -24,10 +24,27 @@ export type Match<T> =
 /** Routes to targets of type T (handlers, route definitions). */
 export class Router<T> {
   private routes: Route<T>[] = [];
+  /** Routes by literal path, for paths no pattern with parameters also matches. */
+  private exact: Map<string, Route<T>[]> | null = null;
+  private literal = new Map<Route<T>, string>();
 
   add(method: string, path: string, target: T): this {
-    this.routes.push({ method, pattern: new URLPattern({ pathname: path }), target });
+    const r = { method, pattern: new URLPattern({ pathname: path }), target };
+    this.routes.push(r);
+    if (!/[:*(){}?+\\]/.test(path)) this.literal.set(r, path);
+    this.exact = null;
     return this;
+  }
+
+  /** The literal-path table: built once, from paths only their own routes match. */
+  private exactRoutes(): Map<string, Route<T>[]> {
+    if (this.exact !== null) return this.exact;
+    const exact = new Map<string, Route<T>[]>();
+    for (const path of new Set(this.literal.values())) {
+      const all = this.routes.filter((x) => x.pattern.test({ pathname: path }));
+      if (all.every((x) => this.literal.get(x) === path)) exact.set(path, all);
+    }
+    return this.exact = exact;
   }
 
   /** The methods some route accepts for a path. */
@@ -38,6 +55,10 @@ export class Router<T> {
   match(method: string, url: URL): Match<T> {
     const clean = cleanPath(url.pathname);
     if (clean !== url.pathname) return { kind: "redirect", location: clean + url.search };
+    // The common case (POST /query): a literal path, found without matching patterns.
+    const literal = this.exactRoutes().get(url.pathname);
+    const hit = literal?.find((r) => r.method === method);
+    if (hit !== undefined) return { kind: "route", target: hit.target, params: {} };
     let allowed: string[] | undefined;
     for (const r of this.routes) {
       const m = r.pattern.exec({ pathname: url.pathname });

@@ -177,7 +177,9 @@ export class DictVector extends Vector {
   }
 
   body(i: number): Body {
-    return this.dict[this.index[i]];
+    // One entry, decoded alone unless all of them have been.
+    const b = this.bodies;
+    return b !== null ? b[this.index[i]] : this.entries.body(this.index[i]);
   }
 
   get bytes(): number {

@@ -33,3 +33,24 @@ Deno.test("wrong methods, trailing slashes and unclean paths", () => {
   assert.equal(cleanPath("/"), "/");
   assert.throws(() => at("PUT", "/pool/%zz"), /bad escape/);
 });
+
+Deno.test("literal paths are found directly, unless a pattern route also matches them", () => {
+  const r = new Router<string>()
+    .add("GET", "/pool/:id", "pool")
+    .add("GET", "/pool/stats", "stats")
+    .add("POST", "/query", "query")
+    .add("OPTIONS", "/query", "options");
+  const at = (method: string, path: string) => r.match(method, new URL(`http://h${path}`));
+  assert.deepEqual(at("POST", "/query"), { kind: "route", target: "query", params: {} });
+  assert.deepEqual(at("OPTIONS", "/query"), { kind: "route", target: "options", params: {} });
+  assert.deepEqual(at("GET", "/query"), {
+    kind: "method not allowed",
+    allowed: ["POST", "OPTIONS"],
+  });
+  // The pattern route comes first, and matches the literal path too.
+  assert.deepEqual(at("GET", "/pool/stats"), {
+    kind: "route",
+    target: "pool",
+    params: { id: "stats" },
+  });
+});

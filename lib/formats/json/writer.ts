@@ -17,7 +17,8 @@ export interface JsonWriterOptions {
 const FLUSH_AT = 1 << 16;
 
 export class JsonWriter implements ValueWriter {
-  private out = new ByteBuffer(1 << 20);
+  // Grows as a batch needs (a query answering a few values allocates little).
+  private out = new ByteBuffer(1 << 14);
   private array: boolean;
   /** Whether the array form has written its `[`. */
   private opened = false;

@@ -25,8 +25,27 @@ export function columnProbe(cols: ObjectColumns, c: ColumnRef): ColumnProbe | un
   if (value === undefined) return undefined;
   const hasType = typeTest(cols, entry);
   const valid = validityTest(cols, entry.bufs[0]);
-  return (i) => hasType(i) && valid(i) ? new Value(type, value(i)) : null;
+  // Rows probed before are remembered: searches for the same or nearby
+  // ranges probe the same rows (the first steps of every search alike).
+  let seen = probed.get(cols);
+  if (seen === undefined) probed.set(cols, seen = new Map());
+  let rows = seen.get(c);
+  if (rows === undefined) seen.set(c, rows = new Map());
+  const known = rows;
+  return (i) => {
+    let v = known.get(i);
+    if (v === undefined) {
+      v = hasType(i) && valid(i) ? new Value(type, value(i)) : null;
+      if (known.size >= PROBED_MAX) known.clear();
+      known.set(i, v);
+    }
+    return v;
+  };
 }
+
+/** Rows probed so far, per object's columns and column (at most PROBED_MAX per column). */
+const probed = new WeakMap<ObjectColumns, Map<ColumnRef, Map<number, Value | null>>>();
+const PROBED_MAX = 4096;
 
 function vectorProbe(v: Vector): ColumnProbe {
   return (i) => v.state[i] === VALUE ? new Value(v.type, v.body(i)) : null;

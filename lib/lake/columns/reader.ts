@@ -7,6 +7,7 @@ import { invalid, LochError } from "../../errors.ts";
 import type { Type } from "../../zed/types.ts";
 import { NULL_ROW, NullVector, VALUE, type Vector } from "../../zed/vector.ts";
 import type { Storage } from "../storage.ts";
+import type { Encoding } from "./built.ts";
 import { PREFIX } from "./build.ts";
 import type { ColumnEntry, ColumnRef, ObjectColumnsInfo, Range } from "./manifest.ts";
 import { decodeEntries, decodeVector, rowStates, type TypeIndex, WIDTHS } from "./decode.ts";
@@ -147,18 +148,14 @@ export class ObjectColumns implements ColumnarObject {
   /**
    * Rows [0, n) of a column: read from the front of its buffers alone
    * (a head needs the first rows of each object, not millions), or the whole
-   * column when the cache has it, n covers it, or its encoding is a list.
+   * column when the cache has it or n covers it.
    */
   async prefixVector(c: ColumnRef, n: number): Promise<Vector> {
-    const entry = this.info.entryOf(c);
-    if (!this.readsAlone || entry.enc === "list") return await this.entryVector(entry);
+    if (!this.readsAlone) return await this.entryVector(this.info.entryOf(c));
     return this.prefixVectorNow(c, n);
   }
 
-  /**
-   * prefixVector, read now: for storage that reads synchronously
-   * (readsAlone) and columns that are not lists.
-   */
+  /** prefixVector, read now: for storage that reads synchronously (readsAlone). */
   prefixVectorNow(c: ColumnRef, rows: number): Vector {
     const entry = this.info.entryOf(c);
     const k = this.info.manifest.columns.indexOf(entry);
@@ -174,16 +171,19 @@ export class ObjectColumns implements ColumnarObject {
         for (let i = 0; i < n; i++) if (state[i] === VALUE) state[i] = NULL_ROW;
         v = new NullVector(type, state);
       } else {
-        const [voff, vlen] = entry.bufs[0];
-        const ranges: Range[] = [[voff, Math.min(vlen, (n + 7) >> 3)]];
-        const [boff] = entry.bufs[1];
-        if (entry.dict !== undefined) ranges.push([boff, n * 4]);
-        else if (entry.enc === "string" || entry.enc === "bytes" || entry.enc === "ip") {
-          const last = this.readAt(boff + n * 4, 4);
-          const end = last[0] | last[1] << 8 | last[2] << 16 | last[3] << 24;
-          ranges.push([boff, (n + 1) * 4], [entry.bufs[2][0], end]);
-        } else if (entry.enc === "bool") ranges.push([boff, (n + 7) >> 3]);
-        else ranges.push([boff, n * WIDTHS[entry.enc]!]);
+        const ranges: Range[] = [];
+        if (entry.enc === "list") {
+          // The lists' validity and offsets, then their first elements.
+          const [voff, vlen] = entry.bufs[0];
+          const [ooff] = entry.bufs[1];
+          ranges.push([voff, Math.min(vlen, (n + 7) >> 3)], [ooff, (n + 1) * 4]);
+          const elems = this.int32At(ooff + n * 4);
+          const child = entry.elem ?? "string";
+          if (child !== "null") this.leadingRanges(child, entry.bufs.slice(2), elems, ranges);
+        } else if (entry.dict !== undefined) {
+          const [voff, vlen] = entry.bufs[0];
+          ranges.push([voff, Math.min(vlen, (n + 7) >> 3)], [entry.bufs[1][0], n * 4]);
+        } else this.leadingRanges(entry.enc, entry.bufs, n, ranges);
         const [bytes, base, placed] = this.readEach(ranges);
         const dict = entry.dict === undefined ? null : this.entriesOf(entry);
         v = decodeVector(type, { ...entry, bufs: placed }, state, bytes, base, dict);
@@ -191,6 +191,25 @@ export class ObjectColumns implements ColumnarObject {
       columnCache.set(key, v, v.bytes);
     }
     return v;
+  }
+
+  /**
+   * The parts of plain column buffers (validity, then data or offsets and
+   * data) that hold the first n values.
+   */
+  private leadingRanges(enc: Encoding, bufs: Range[], n: number, out: Range[]): void {
+    const [voff, vlen] = bufs[0];
+    out.push([voff, Math.min(vlen, (n + 7) >> 3)]);
+    const [boff] = bufs[1];
+    if (enc === "string" || enc === "bytes" || enc === "ip") {
+      out.push([boff, (n + 1) * 4], [bufs[2][0], this.int32At(boff + n * 4)]);
+    } else if (enc === "bool") out.push([boff, (n + 7) >> 3]);
+    else out.push([boff, n * WIDTHS[enc]!]);
+  }
+
+  private int32At(offset: number): number {
+    const b = this.readAt(offset, 4);
+    return b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24;
   }
 
   /** Each row's value size, for at least rows [0, n). */
