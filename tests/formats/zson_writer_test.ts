@@ -163,3 +163,28 @@ Deno.test("formatZson decorates non-implied values", () => {
   assert.equal(formatZson(TypeFloat32, Math.fround(1.5)), "1.5(float32)");
   assert.equal(formatZson(TypeInt64, null), "null(int64)");
 });
+
+Deno.test("zson: records of primitive fields, formatted from a plan per type, as any value is", () => {
+  for (
+    const text of [
+      '{a:1,b:"x"}',
+      "{p:80(uint16)}",
+      "{s:null(string)}",
+      "{n:null}",
+      '{"a b":1,"":2}',
+      "{f:1.5(float32)}",
+      "{t:2024-01-01T00:00:00Z,d:1h,ip:10.0.0.1,net:10.0.0.0/8,b:0x01,bo:true,y:+Inf}",
+      '{i8:null(int8),u:18446744073709551615(uint64),q:"\\"quote\\"\\n"}',
+      "{ts:null(time),p:null(ip)}",
+      // Not flat: a type value, a named type, an error (the general formatter).
+      "{ty:<int64>}",
+      "{port:80(port=uint16)}",
+      '{e:error("x")}',
+    ]
+  ) {
+    const v = parseZsonValue(text);
+    assert.equal(formatZson(v.type, v.body), text);
+    // The same value twice: the plan, once made, gives the same text.
+    assert.equal(formatZson(v.type, v.body), text);
+  }
+});

@@ -6,6 +6,7 @@ import { formatPrimitive } from "../../zed/primitive.ts";
 import { quoteName, quoteTypeName } from "../../zed/quote.ts";
 import {
   type ArrayType,
+  type Field,
   ID_IP,
   ID_NULL,
   ID_TYPE,
@@ -14,6 +15,7 @@ import {
   Kind,
   type MapType,
   type NamedType,
+  type PrimitiveType,
   type RecordType,
   type SetType,
   type Type,
@@ -71,6 +73,10 @@ export class ZsonFormatter {
 
   /** Formats one top-level value (without the trailing newline). */
   format(t: Type, body: Body): string {
+    if (this.tab === 0 && t.kind === Kind.Record && body !== null) {
+      const flat = flatRecord(t);
+      if (flat !== null) return flat.format(body as Body[]);
+    }
     this.out = "";
     this.typedefs.clear();
     this.value(0, t, body, this.hasName(t), impliedType(t), false);
@@ -302,6 +308,50 @@ export class ZsonFormatter {
     if (keys.needsDecoration() || vals.needsDecoration()) this.decorate(t, false, true);
     return kv.length === 0;
   }
+}
+
+/**
+ * One-line ZSON of records whose fields are all unnamed primitives (most
+ * records in logs): the text the general formatter makes, from a plan per
+ * record type — each field's quoted name, its value, and the decorator its
+ * type needs (none for implied types; `null(type)` for nulls).
+ */
+class FlatRecord {
+  private names: string[];
+  private ids: number[];
+  private after: string[];
+  private nulls: string[];
+
+  constructor(t: RecordType) {
+    this.names = t.fields.map((f, i) => (i === 0 ? "{" : ",") + quoteName(f.name) + ":");
+    this.ids = t.fields.map((f) => f.type.id);
+    const name = (f: Field) => (f.type as PrimitiveType).name;
+    this.after = t.fields.map((f) => impliedType(f.type) ? "" : "(" + name(f) + ")");
+    this.nulls = t.fields.map((f) => f.type.id === ID_NULL ? "null" : "null(" + name(f) + ")");
+  }
+
+  format(body: Body[]): string {
+    const names = this.names, ids = this.ids;
+    let out = "";
+    for (let i = 0; i < names.length; i++) {
+      const b = body[i];
+      out += names[i];
+      out += b === null ? this.nulls[i] : formatPrimitive(ids[i], b) + this.after[i];
+    }
+    return out + "}";
+  }
+}
+
+const flatRecords = new WeakMap<RecordType, FlatRecord | null>();
+
+function flatRecord(t: RecordType): FlatRecord | null {
+  let f = flatRecords.get(t);
+  if (f === undefined) {
+    const flat = t.fields.length > 0 &&
+      t.fields.every((x) => x.type.kind === Kind.Primitive && x.type.id !== ID_TYPE);
+    flatRecords.set(t, f = flat ? new FlatRecord(t) : null);
+  }
+  return f;
 }
 
 const compact = new ZsonFormatter(0);
