@@ -25,6 +25,7 @@ import type { RecordType } from "../../lib/zed/types.ts";
 import type { Body, Value } from "../../lib/zed/value.ts";
 import { LocalStorage } from "../../lib/lake/storage.ts";
 import { SortBuffer } from "../../lib/lake/sortbuffer.ts";
+import { setUseColumns, useColumns } from "../../lib/lake/sources.ts";
 import { PoolKey } from "../../lib/lake/poolkey.ts";
 import { tipObjects } from "../../lib/lake/objects.ts";
 import { compileFieldPath } from "../../lib/query/expr/access.ts";
@@ -255,6 +256,8 @@ async function exists(path: string): Promise<boolean> {
 Deno.test("the column cache keeps within its budget (LOCH_COLUMN_CACHE) and refuses bad sizes", async () => {
   const q = 'from p | s=="v7" and x > 5 | count()';
   const budget = 200 << 10;
+  const using = useColumns();
+  setUseColumns(true); // (also when the suite runs with LOCH_COLUMNS=off)
   try {
     await withLake(async (lake) => {
       const p = keyedPool(lake, "p", "ts");
@@ -271,6 +274,7 @@ Deno.test("the column cache keeps within its budget (LOCH_COLUMN_CACHE) and refu
     assert.throws(() => setColumnCacheBudget("lots"), /invalid LOCH_COLUMN_CACHE: lots/);
   } finally {
     setColumnCacheBudget(undefined);
+    setUseColumns(using);
   }
   assert.equal(columnCache.budget, DEFAULT_COLUMN_CACHE);
 });
