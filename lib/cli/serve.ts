@@ -7,6 +7,7 @@ import { Lake } from "../lake/lake.ts";
 import { isLogLevel, Logger, type LogLevel } from "../service/log.ts";
 import { upgradeColumns } from "../lake/columns/mod.ts";
 import { preloadMetadata, warmUp } from "../lake/warmup.ts";
+import { warmRequests } from "../service/warmup.ts";
 import { serve } from "../service/server.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
 import { command, lakeDir, lakeFlag, UsageError } from "./lake/lakeflags.ts";
@@ -88,7 +89,8 @@ export const serveCommand = command({
     // The first queries after a start run compiled code rather than cold
     // code, over metadata already in memory.
     if (flags.warmup !== false) {
-      await warmUp();
+      const service = { version: VERSION, routes, rawAccept: rawAcceptRoutes };
+      await warmUp(3, (warm, queries) => warmRequests(warm, queries, service));
       preloadMetadata(lake);
     }
     const { hostname: h, port: p } = server.addr;

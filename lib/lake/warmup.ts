@@ -70,8 +70,15 @@ const QUERIES = [
 
 const FORMATS = ["zson", "json", "zjson", "ndjson", "zng"];
 
-/** Runs the warm-up; failures are ignored (it only saves time). */
-export async function warmUp(rounds = 3): Promise<void> {
+/**
+ * Runs the warm-up; failures are ignored (it only saves time). `more` runs
+ * over the warm-up lake too, before it is removed (the service sends its
+ * requests through its handler with it).
+ */
+export async function warmUp(
+  rounds = 3,
+  more?: (lake: Lake, queries: readonly string[]) => Promise<unknown>,
+): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "loch-warmup-" });
   let lake: Lake | null = null;
   try {
@@ -92,6 +99,7 @@ export async function warmUp(rounds = 3): Promise<void> {
         }
       }
     }
+    await more?.(lake, QUERIES);
   } catch {
     // Only time is lost.
   } finally {

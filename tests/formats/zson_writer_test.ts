@@ -176,10 +176,14 @@ Deno.test("zson: records of primitive fields, formatted from a plan per type, as
       "{t:2024-01-01T00:00:00Z,d:1h,ip:10.0.0.1,net:10.0.0.0/8,b:0x01,bo:true,y:+Inf}",
       '{i8:null(int8),u:18446744073709551615(uint64),q:"\\"quote\\"\\n"}',
       "{ts:null(time),p:null(ip)}",
+      // Errors of implied primitives (cut's error("missing")), and their nulls.
+      '{q:error("missing"),r:null(error(string))}',
+      "{q:error(1),z:null(error(string))}",
       // Not flat: a type value, a named type, an error (the general formatter).
       "{ty:<int64>}",
       "{port:80(port=uint16)}",
       '{e:error("x")}',
+      "{q:error(80)(error(uint16))}",
     ]
   ) {
     const v = parseZsonValue(text);

@@ -10,6 +10,8 @@ import { load, type LoadOptions, type LoadResult } from "../../lib/lake/load.ts"
 import { type CreatePool, createPool, type PoolConfig } from "../../lib/lake/pools.ts";
 import { type LakeQueryOptions, runLakeQuery } from "../../lib/lake/query.ts";
 import type { ScanStats } from "../../lib/lake/scan.ts";
+import { setUseColumns } from "../../lib/lake/sources.ts";
+import assert from "node:assert/strict";
 
 const encoder = new TextEncoder();
 
@@ -154,3 +156,17 @@ export class ScriptedReader implements ValueReader {
 
 /** The project root (for running fixtures in subprocesses). */
 export const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** The lines of a query with columns used and not, which must agree; those lines. */
+export async function agreed(lake: Lake, q: string): Promise<string[]> {
+  setUseColumns(false);
+  let rows: string[];
+  try {
+    rows = await lines(lake, q);
+  } finally {
+    setUseColumns(true);
+  }
+  const cols = await lines(lake, q);
+  assert.deepEqual(cols, rows, q);
+  return cols;
+}

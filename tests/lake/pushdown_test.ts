@@ -7,21 +7,7 @@ import assert from "node:assert/strict";
 import { setUseColumns } from "../../lib/lake/sources.ts";
 import type { Lake } from "../../lib/lake/lake.ts";
 import { clearColumnCache, columnCache } from "../../lib/lake/columns/mod.ts";
-import { keyedPool, lines, loadText, query, range, records, withLake } from "./helpers.ts";
-
-/** The lines of a query with columns used and not, which must agree. */
-async function agreed(lake: Lake, q: string): Promise<string[]> {
-  setUseColumns(false);
-  let rows: string[];
-  try {
-    rows = await lines(lake, q);
-  } finally {
-    setUseColumns(true);
-  }
-  const cols = await lines(lake, q);
-  assert.deepEqual(cols, rows, q);
-  return cols;
-}
+import { agreed, keyedPool, lines, loadText, query, range, records, withLake } from "./helpers.ts";
 
 /**
  * Loads in which keys repeat across objects, with values that differ in

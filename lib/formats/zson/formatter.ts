@@ -84,6 +84,14 @@ export class ZsonFormatter {
     return this.out;
   }
 
+  /** A null of type t, as a field's value (for FlatRecord). */
+  value0(t: Type): string {
+    this.out = "";
+    this.typedefs.clear();
+    this.value(0, t, null, false, false, true);
+    return this.out;
+  }
+
   private hasName(t: Type): boolean {
     if (t.kind !== Kind.Named) return false;
     return this.typedefs.has(t.name) || (this.permanent?.has(t.name) ?? false);
@@ -319,15 +327,23 @@ export class ZsonFormatter {
 class FlatRecord {
   private names: string[];
   private ids: number[];
+  private before: string[];
   private after: string[];
   private nulls: string[];
 
   constructor(t: RecordType) {
     this.names = t.fields.map((f, i) => (i === 0 ? "{" : ",") + quoteName(f.name) + ":");
-    this.ids = t.fields.map((f) => f.type.id);
-    const name = (f: Field) => (f.type as PrimitiveType).name;
-    this.after = t.fields.map((f) => impliedType(f.type) ? "" : "(" + name(f) + ")");
-    this.nulls = t.fields.map((f) => f.type.id === ID_NULL ? "null" : "null(" + name(f) + ")");
+    // A field's primitive (an error's, for errors such as cut's error("missing")).
+    const prim = (f: Field) =>
+      (f.type.kind === Kind.Error ? f.type.inner : f.type) as PrimitiveType;
+    this.ids = t.fields.map((f) => prim(f).id);
+    this.before = t.fields.map((f) => f.type.kind === Kind.Error ? "error(" : "");
+    this.after = t.fields.map((f) =>
+      f.type.kind === Kind.Error ? ")" : impliedType(f.type) ? "" : "(" + prim(f).name + ")"
+    );
+    // Nulls as the general formatter writes them.
+    const general = new ZsonFormatter(0);
+    this.nulls = t.fields.map((f) => general.value0(f.type));
   }
 
   format(body: Body[]): string {
@@ -336,7 +352,9 @@ class FlatRecord {
     for (let i = 0; i < names.length; i++) {
       const b = body[i];
       out += names[i];
-      out += b === null ? this.nulls[i] : formatPrimitive(ids[i], b) + this.after[i];
+      out += b === null
+        ? this.nulls[i]
+        : this.before[i] + formatPrimitive(ids[i], b) + this.after[i];
     }
     return out + "}";
   }
@@ -347,11 +365,17 @@ const flatRecords = new WeakMap<RecordType, FlatRecord | null>();
 function flatRecord(t: RecordType): FlatRecord | null {
   let f = flatRecords.get(t);
   if (f === undefined) {
-    const flat = t.fields.length > 0 &&
-      t.fields.every((x) => x.type.kind === Kind.Primitive && x.type.id !== ID_TYPE);
+    const flat = t.fields.length > 0 && t.fields.every((x) => flatField(x.type));
     flatRecords.set(t, f = flat ? new FlatRecord(t) : null);
   }
   return f;
+}
+
+/** An unnamed primitive (not a type value), or an implied error of an implied one. */
+function flatField(t: Type): boolean {
+  if (t.kind === Kind.Primitive) return t.id !== ID_TYPE;
+  return t.kind === Kind.Error && t.inner.kind === Kind.Primitive && t.inner.id !== ID_TYPE &&
+    impliedType(t.inner) && impliedType(t);
 }
 
 const compact = new ZsonFormatter(0);

@@ -379,15 +379,7 @@ function groupRows(
       groupKeys.push([values[c]]);
       start.push(start[start.length - 1] + counts[c]);
     }
-    return {
-      keys: groupKeys,
-      fed: [],
-      intBound: [],
-      rows: EMPTY_ROWS,
-      start: Int32Array.from(start),
-      args,
-      wheres,
-    };
+    return groupSizes(groupKeys, start, args, wheres);
   } else if (codes.length === 1) {
     // One key: its codes are small, so a table maps them to groups.
     const { code, values } = codes[0];
@@ -457,6 +449,16 @@ function dictGroupSizes(
   add(new Value(v.type, null), h.nulls);
   const dict = v.dict;
   for (let d = 0; d < dict.length; d++) add(new Value(v.type, dict[d]), h.counts[d]);
+  return groupSizes(keys, start, args, wheres);
+}
+
+/** Groups known only by their sizes (counts only): their keys and where each starts. */
+function groupSizes(
+  keys: Value[][],
+  start: number[],
+  args: (PathValues | null)[],
+  wheres: (Uint8Array | null)[],
+): PreparedGroups {
   return {
     keys,
     fed: [],
