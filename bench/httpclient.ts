@@ -24,8 +24,16 @@ export class ServerProcess {
     })();
   }
 
-  /** Starts a loch server on lake; denoFlags go before the script (e.g. --cpu-prof). */
-  static start(lake: string, tmp: string, denoFlags: string[] = []): Promise<ServerProcess> {
+  /**
+   * Starts a loch server on lake; denoFlags go before the script (e.g.
+   * --cpu-prof), serveFlags after `serve` (e.g. -workers 4).
+   */
+  static start(
+    lake: string,
+    tmp: string,
+    denoFlags: string[] = [],
+    serveFlags: string[] = [],
+  ): Promise<ServerProcess> {
     return ServerProcess.spawn(tmp, "loch serve", true, (portfile) => [denoExe, [
       "run",
       "-A",
@@ -40,6 +48,7 @@ export class ServerProcess {
       portfile,
       "-log-level",
       "warn",
+      ...serveFlags,
     ]]);
   }
 

@@ -2,7 +2,8 @@
 // data into it (lake-api.md §5.8–5.10, §7).
 
 import { deleteBranch, getBranch } from "../lib/lake/branches.ts";
-import { load } from "../lib/lake/load.ts";
+import { commitLoad, load, requestMeta } from "../lib/lake/load.ts";
+import { fromObjectRecord } from "../lib/lake/objects.ts";
 import { lookupPool } from "../lib/lake/pools.ts";
 import { openReader } from "../lib/formats/detect.ts";
 import { ByteInput } from "../lib/formats/io.ts";
@@ -39,8 +40,19 @@ async function loadData(req: Request, ctx: RouteContext): Promise<Response> {
   const commit = commitHeader(req);
   getBranch(lake.catalog, pool.id, branch);
   const body = req.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
-  const reader = await openReader(ByteInput.fromStream(body, "request body"), format);
-  const res = await load(lake, pool, branch, reader, { commit, warnOnReadError: true });
+  const workers = ctx.service.pool;
+  let res;
+  if (workers === null || !workers.usable) {
+    const reader = await openReader(ByteInput.fromStream(body, "request body"), format);
+    res = await load(lake, pool, branch, reader, { commit, warnOnReadError: true });
+  } else {
+    // A worker reads the body and writes the objects; they are committed here.
+    const meta = requestMeta(commit?.meta);
+    const loaded = await workers.load({ root: lake.root, poolId: pool.id, format }, body);
+    const written = loaded.objects.map(fromObjectRecord);
+    // (A failed commit removes the objects.)
+    res = await commitLoad(lake, pool, branch, written, loaded.warnings, commit, meta);
+  }
   return valueResponse(ctx.format, commitResponseValue(res.commit.id, res.warnings), ctx.headers);
 }
 

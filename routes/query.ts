@@ -27,6 +27,7 @@ async function query(req: Request, ctx: RouteContext): Promise<Response> {
     ctrl,
     head: { pool, branch },
     onQuery: ctx.service.onQuery,
+    pool: ctx.service.pool,
   }, ctx.headers);
 }
 

@@ -9,6 +9,7 @@ import { upgradeColumns } from "../lake/columns/mod.ts";
 import { preloadMetadata, warmUp } from "../lake/warmup.ts";
 import { warmRequests } from "../service/warmup.ts";
 import { serve } from "../service/server.ts";
+import { defaultWorkers, parseWorkers } from "../service/workers/pool.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
 import { command, lakeDir, lakeFlag, UsageError } from "./lake/lakeflags.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
@@ -64,13 +65,27 @@ export const serveCommand = command({
       help:
         "warm the query engine on a synthetic pool before serving (default true; -warmup=false)",
     },
+    {
+      name: "workers",
+      kind: "string",
+      arg: "n",
+      help: "query worker threads (default $LOCH_WORKERS, else one per core); 0 runs " +
+        "queries on the thread serving HTTP",
+    },
     memmaxFlag(),
   ],
   async run(flags) {
     const level = flags["log-level"] as string;
     if (!isLogLevel(level)) throw new UsageError(`invalid log level: ${level}`);
     const { hostname, port } = parseListen((flags.l ?? flags.listen) as string);
-    if (flags.memmax !== undefined) setMemoryBudget(flags.memmax as string);
+    if (flags.memmax !== undefined) {
+      setMemoryBudget(flags.memmax as string);
+      // Query workers read it from the environment.
+      Deno.env.set("LOCH_MEMORY_BUDGET", flags.memmax as string);
+    }
+    const workers = flags.workers === undefined
+      ? defaultWorkers()
+      : parseWorkers(flags.workers as string);
     const dir = lakeDir(flags);
     if (/^https?:\/\//.test(dir)) {
       throw new LochError("invalid", "serve command available for local lakes only");
@@ -85,11 +100,16 @@ export const serveCommand = command({
       version: VERSION,
       routes,
       rawAccept: rawAcceptRoutes,
+      workers,
+      warmWorkers: flags.warmup !== false,
     });
     // The first queries after a start run compiled code rather than cold
-    // code, over metadata already in memory.
-    if (flags.warmup !== false) {
-      const service = { version: VERSION, routes, rawAccept: rawAcceptRoutes };
+    // code, over metadata already in memory: the workers' (which warm up
+    // on their own), or this thread's.
+    const pool = server.service.pool;
+    if (pool !== null) await pool.start(flags.warmup !== false ? lake.root : undefined);
+    else if (flags.warmup !== false) {
+      const service = { version: VERSION, routes, rawAccept: rawAcceptRoutes, workers: 0 };
       await warmUp(3, (warm, queries) => warmRequests(warm, queries, service));
       preloadMetadata(lake);
     }

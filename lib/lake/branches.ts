@@ -156,19 +156,36 @@ export interface CommitPlan {
 export const MAX_COMMIT_ATTEMPTS = 10;
 
 /**
- * Commits to a branch. build() sees the tip the commit will follow and may
- * be called again (up to 10 times) when another writer moves the tip first.
+ * Commits to a branch. Commits to one branch from this process are queued
+ * (lake.commits), so build() sees the tip the commit will follow unless a
+ * writer in another process moves it first; then build() is called again
+ * (up to 10 times in all).
  * The commit, its actions and the branch move are one transaction; actions
  * apply strictly to the tip (see Snapshot.apply). A `branch-commit` event
  * follows.
  */
-export async function commitToBranch(
+export function commitToBranch(
   lake: Lake,
   poolId: KSUID,
   branchName: string,
   build: (tip: KSUID) => CommitPlan | Promise<CommitPlan>,
   newId: () => KSUID = newKSUID,
   /** How the branch-commit event names the branches (a merge names the child). */
+  announce?: { branch: string; parentBranch: string },
+): Promise<CommitInfo> {
+  const key = `${toBase62(poolId)}/${branchName}`;
+  return lake.commits.run(
+    key,
+    () => commitAttempts(lake, poolId, branchName, build, newId, announce),
+  );
+}
+
+async function commitAttempts(
+  lake: Lake,
+  poolId: KSUID,
+  branchName: string,
+  build: (tip: KSUID) => CommitPlan | Promise<CommitPlan>,
+  newId: () => KSUID,
   announce?: { branch: string; parentBranch: string },
 ): Promise<CommitInfo> {
   const cat = lake.catalog;

@@ -7,6 +7,7 @@ import { Catalog } from "./catalog/catalog.ts";
 import { type KSUID, toBase62 } from "./ksuid.ts";
 import { LocalStorage, type Storage } from "./storage.ts";
 import { columnCacheFromEnv, stopColumnWorkers } from "./columns/mod.ts";
+import { KeyedQueue } from "./queue.ts";
 
 export const CATALOG_FILE = "lake.sqlite";
 
@@ -27,6 +28,8 @@ export type LakeEvent =
 
 export class Lake {
   private listeners = new Set<(e: LakeEvent) => void>();
+  /** Commits to one branch from this process, one at a time (keyed pool/branch). */
+  readonly commits = new KeyedQueue();
 
   private constructor(
     readonly root: string,

@@ -60,9 +60,29 @@ export async function load(
   reader: ValueReader,
   opts: LoadOptions = {},
 ): Promise<LoadResult> {
-  const cat = lake.catalog;
-  getBranch(cat, pool.id, branch);
+  getBranch(lake.catalog, pool.id, branch);
   const meta = requestMeta(opts.commit?.meta);
+  const { written, warnings } = await writeLoad(lake, pool, reader, opts);
+  return await commitLoad(lake, pool, branch, written, warnings, opts.commit, meta);
+}
+
+/** The objects a load wrote (not yet committed), and its warnings. */
+export interface WrittenLoad {
+  written: WrittenObject[];
+  warnings: string[];
+}
+
+/**
+ * The first half of a load: reads the input and writes its objects. On
+ * failure the objects written are removed. (A worker thread may do this
+ * half; the thread that commits does the other.)
+ */
+export async function writeLoad(
+  lake: Lake,
+  pool: PoolConfig,
+  reader: ValueReader,
+  opts: LoadOptions = {},
+): Promise<WrittenLoad> {
   const key = PoolKey.of(pool);
   const warnings: string[] = [];
   const written: WrittenObject[] = [];
@@ -114,25 +134,40 @@ export async function load(
     await removeObjects(lake, pool, written);
     throw e;
   }
+  return { written, warnings };
+}
+
+/**
+ * The second half of a load: one commit adds the objects written (on
+ * failure they are removed). meta is the request's, normalized.
+ */
+export async function commitLoad(
+  lake: Lake,
+  pool: PoolConfig,
+  branch: string,
+  written: WrittenObject[],
+  warnings: string[],
+  request: CommitRequest | undefined,
+  meta: string | null,
+): Promise<LoadResult> {
   if (written.length === 0) throw invalid("no records in request");
   const objects = written.map((w) => w.object);
-  const message = opts.commit?.body || loadMessage(objects);
+  const message = request?.body || loadMessage(objects);
   let commit: CommitInfo;
   try {
     commit = await commitToBranch(lake, pool.id, branch, () => ({
-      author: opts.commit?.author ?? "",
+      author: request?.author ?? "",
       message,
       meta,
       actions: objects.map((o) => ({ kind: "add" as const, objectId: o.id })),
       record: () => {
-        for (const w of written) insertObject(cat, pool.id, w.object, w.seek);
+        for (const w of written) insertObject(lake.catalog, pool.id, w.object, w.seek);
       },
     }), newKSUID);
   } catch (e) {
     await removeObjects(lake, pool, written);
     throw e;
   }
-
   return { commit, objects, warnings };
 }
 
@@ -148,7 +183,7 @@ export function requestMeta(text: string | undefined): string | null {
 }
 
 /** Removes object files no commit refers to (after a failed load). */
-async function removeObjects(lake: Lake, pool: PoolConfig, written: WrittenObject[]) {
+export async function removeObjects(lake: Lake, pool: PoolConfig, written: WrittenObject[]) {
   for (const w of written) {
     await lake.removeObjectFiles(pool.id, w.object.id);
   }

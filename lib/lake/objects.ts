@@ -126,6 +126,40 @@ export function insertObject(
   });
 }
 
+/**
+ * An object's metadata as plain data, as the catalog holds it: what a
+ * worker thread that wrote an object hands to the thread that commits it.
+ */
+export interface ObjectRecord {
+  row: ObjectRow;
+  seek: { key: string; count: number; offset: number }[];
+}
+
+export function objectRecord(o: DataObject, seek: SeekEntry[]): ObjectRecord {
+  return {
+    row: {
+      id: o.id,
+      first: zson(o.first),
+      last: zson(o.last),
+      key_lo: o.span.lo === null ? null : zson(o.span.lo),
+      key_hi: o.span.hi === null ? null : zson(o.span.hi),
+      key_mixed: o.span.mixed ? 1 : 0,
+      count: o.count,
+      size: o.size,
+      bytes: o.bytes,
+      vector: o.columns === null ? null : JSON.stringify(o.columns),
+    },
+    seek: seek.map((e) => ({ key: zson(e.key), count: e.count, offset: e.offset })),
+  };
+}
+
+export function fromObjectRecord(r: ObjectRecord): { object: DataObject; seek: SeekEntry[] } {
+  return {
+    object: fromRow(r.row),
+    seek: r.seek.map((e) => ({ key: parseKey(e.key), count: e.count, offset: e.offset })),
+  };
+}
+
 const OBJECT_COLUMNS = "id, first, last, key_lo, key_hi, key_mixed, count, size, bytes, vector";
 
 /** The metadata of the objects with these ids, in the same order; absent ones are left out. */

@@ -4,6 +4,7 @@ import type { ValueReader } from "../formats/io.ts";
 import type { Lake } from "../lake/lake.ts";
 import type { ScanStats } from "../lake/scan.ts";
 import type { EventHub } from "./events.ts";
+import type { WorkerPool } from "./workers/pool.ts";
 
 /** A running query, as an `onQuery` hook sees it. */
 export interface QueryRun {
@@ -22,6 +23,8 @@ export interface Service {
   version: string;
   /** Called as each query starts. */
   onQuery?: (run: QueryRun) => void;
+  /** The query workers (null: queries run on the server's thread). */
+  pool: WorkerPool | null;
 }
 
 export interface RouteContext {

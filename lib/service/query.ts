@@ -24,6 +24,7 @@ import { Field, type Type, TypeInt64, TypeString, TypeTime } from "../zed/types.
 import { type Batch, Value } from "../zed/value.ts";
 import type { QueryRun } from "./context.ts";
 import { mediaType } from "./mime.ts";
+import type { WorkerPool } from "./workers/pool.ts";
 
 /** The stream a response body reads, fed by a sink that waits while the client is behind. */
 class ResponseStream {
@@ -68,7 +69,7 @@ class ResponseStream {
 }
 
 /** The client stopped reading (disconnected or cancelled). */
-class ClientGone extends Error {
+export class ClientGone extends Error {
   constructor() {
     super("context canceled");
   }
@@ -78,40 +79,68 @@ export interface QueryOptions {
   head?: Head;
   /** Control messages (ZJSON and ZNG only). */
   ctrl: boolean;
-  /** Told about the query before it starts. */
+  /** Told about the query before it starts (in-process queries only). */
   onQuery?: (run: QueryRun) => void;
+  /** Runs queries on worker threads; null or absent: on this thread. */
+  pool?: WorkerPool | null;
 }
 
 /** Runs a query for a response in `format`. Throws (before any output) for request errors. */
-export function queryResponse(
+export async function queryResponse(
   lake: Lake,
   text: string,
   format: string,
   opts: QueryOptions,
   headers: Headers,
-): Response {
-  const stream = new ResponseStream();
-  const prepared = prepareLakeQuery(lake, text, { head: opts.head, signal: stream.gone.signal });
+): Promise<Response> {
+  let body: ReadableStream<Uint8Array>;
+  if (opts.pool?.usable && opts.onQuery === undefined) {
+    body = await opts.pool.query({
+      root: lake.root,
+      text,
+      format,
+      ctrl: opts.ctrl,
+      head: opts.head,
+    });
+  } else {
+    const stream = new ResponseStream();
+    const run = startQuery(lake, text, format, opts, stream.sink, stream.gone.signal);
+    opts.onQuery?.(run);
+    run.done.then(() => stream.close());
+    body = stream.readable;
+  }
+  headers.set("Content-Type", mediaType(format));
+  return new Response(body, { status: 200, headers });
+}
+
+/**
+ * Starts a query whose output, in `format`, goes to sink; the query stops
+ * when signal aborts (its client went away). Throws (before any output) for
+ * request errors; a later failure is reported in the output (with ctrl) or
+ * ends it.
+ */
+export function startQuery(
+  lake: Lake,
+  text: string,
+  format: string,
+  opts: { head?: Head; ctrl: boolean },
+  sink: Sink,
+  signal: AbortSignal,
+): QueryRun {
+  const prepared = prepareLakeQuery(lake, text, { head: opts.head, signal });
   const ctrl = opts.ctrl && (format === "zjson" || format === "zng");
-  const out = new QueryOutput(format, stream.sink, ctrl, prepared.stats);
-  let finished!: () => void;
-  const done = new Promise<void>((resolve) => (finished = resolve));
-  opts.onQuery?.({ stats: prepared.stats, readers: prepared.readers, done });
+  const out = new QueryOutput(format, sink, ctrl, prepared.stats);
   const run = async () => {
     try {
-      await runQuery(prepared.query, prepared.readers, out, { signal: stream.gone.signal });
+      await runQuery(prepared.query, prepared.readers, out, { signal });
       await out.finish();
     } catch (e) {
-      if (!(e instanceof ClientGone) && !stream.cancelled) await out.fail(e).catch(() => {});
+      if (!(e instanceof ClientGone) && !signal.aborted) await out.fail(e).catch(() => {});
     } finally {
       out.stop();
-      stream.close();
-      finished();
     }
   };
-  run();
-  headers.set("Content-Type", mediaType(format));
-  return new Response(stream.readable, { status: 200, headers });
+  return { stats: prepared.stats, readers: prepared.readers, done: run() };
 }
 
 /** How often a running query reports its progress. */

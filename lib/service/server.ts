@@ -16,6 +16,7 @@ import { Router } from "./router.ts";
 import { Logger, type LogLevel } from "./log.ts";
 import { enterWork, shareEventLoop } from "../query/mod.ts";
 import { withTypeBindings } from "../zed/context.ts";
+import { defaultWorkers, WorkerPool } from "./workers/pool.ts";
 
 export interface ServeOptions {
   lake: Lake;
@@ -29,8 +30,15 @@ export interface ServeOptions {
   rawAccept?: Set<string>;
   /** Interval of /events keep-alive comments in ms (default 25 s). */
   eventKeepAliveMs?: number;
-  /** Called as each query starts (tests observe its progress with it). */
+  /**
+   * Called as each query starts (tests observe its progress with it); such
+   * queries run on the server's thread.
+   */
   onQuery?: (run: QueryRun) => void;
+  /** Query workers (default: LOCH_WORKERS, else the machine's cores); 0 runs queries here. */
+  workers?: number;
+  /** Workers warm up (lake/warmup.ts) before their first query. */
+  warmWorkers?: boolean;
 }
 
 const ROOT_PAGE = `<!DOCTYPE html>
@@ -53,11 +61,13 @@ export class LakeServer {
   private releaseLoop: () => Promise<void> = () => Promise.resolve();
 
   constructor(private opts: ServeOptions) {
+    const workers = opts.workers ?? defaultWorkers();
     this.service = {
       lake: opts.lake,
       events: new EventHub(opts.lake, { keepAliveMs: opts.eventKeepAliveMs }),
       version: opts.version,
       onQuery: opts.onQuery,
+      pool: workers > 0 ? new WorkerPool(workers, opts.warmWorkers) : null,
     };
     this.cors = new Cors(opts.corsOrigins);
     this.log = new Logger(opts.logLevel ?? "info");
@@ -84,6 +94,7 @@ export class LakeServer {
     this.service.events.close();
     await this.server.shutdown();
     await this.releaseLoop();
+    this.service.pool?.stop();
     this.opts.lake.close();
   }
 

@@ -10,7 +10,7 @@ import {
   MAX_COMMIT_ATTEMPTS,
 } from "../../lib/lake/branches.ts";
 import { isNil, newKSUID, NIL_ID, toBase62, toHex } from "../../lib/lake/ksuid.ts";
-import type { LakeEvent } from "../../lib/lake/lake.ts";
+import { Lake, type LakeEvent } from "../../lib/lake/lake.ts";
 import { createPool } from "../../lib/lake/pools.ts";
 import { keyedPool, lines, loadText, query, rejection, thrown, withLake } from "./helpers.ts";
 
@@ -166,53 +166,80 @@ Deno.test("branches: get and delete (main too)", async () => {
   });
 });
 
-Deno.test("branches: a commit retries when the tip moved while it was being built", async () => {
-  await withLake(async (lake) => {
-    const p = keyedPool(lake, "p", "x");
-    const cat = lake.catalog;
-    let calls = 0;
-    let sneaked = NIL_ID;
-    const commit = await commitToBranch(lake, p.id, "main", async (tip) => {
-      calls++;
-      if (calls === 1) {
-        assert.ok(isNil(tip));
-        sneaked = (await loadText(lake, p, "{x:1}")).commit.id;
-      } else {
-        assert.deepEqual(tip, sneaked);
-      }
-      return { author: "me", message: "empty", meta: null, actions: [] };
-    }, newKSUID);
-    assert.equal(calls, 2);
-    assert.equal(commit.retries, 1);
-    assert.deepEqual(commit.parent, sneaked);
-    assert.deepEqual(getBranch(cat, p.id, "main").commit, commit.id);
-    assert.deepEqual(await lines(lake, "from p"), ["{x:1}"]);
-    assert.deepEqual(
-      await lines(lake, "from p@main:log | nameof(this) == 'Commit' | yield retries"),
-      ["1(uint8)", "0(uint8)"],
-    );
-  });
+/**
+ * Runs fn with a second Lake on the same directory: a writer outside this
+ * Lake's commit queue, as another process would be.
+ */
+async function withOtherWriter(lake: Lake, fn: (other: Lake) => Promise<void>): Promise<void> {
+  const other = await Lake.open(lake.root);
+  try {
+    await fn(other);
+  } finally {
+    other.close();
+  }
+}
+
+Deno.test("branches: a commit retries when another writer moved the tip meanwhile", async () => {
+  await withLake((lake) =>
+    withOtherWriter(lake, async (other) => {
+      const p = keyedPool(lake, "p", "x");
+      const cat = lake.catalog;
+      let calls = 0;
+      let sneaked = NIL_ID;
+      const commit = await commitToBranch(lake, p.id, "main", async (tip) => {
+        calls++;
+        if (calls === 1) {
+          assert.ok(isNil(tip));
+          sneaked = (await loadText(other, p, "{x:1}")).commit.id;
+        } else {
+          assert.deepEqual(tip, sneaked);
+        }
+        return { author: "me", message: "empty", meta: null, actions: [] };
+      }, newKSUID);
+      assert.equal(calls, 2);
+      assert.equal(commit.retries, 1);
+      assert.deepEqual(commit.parent, sneaked);
+      assert.deepEqual(getBranch(cat, p.id, "main").commit, commit.id);
+      assert.deepEqual(await lines(lake, "from p"), ["{x:1}"]);
+      assert.deepEqual(
+        await lines(lake, "from p@main:log | nameof(this) == 'Commit' | yield retries"),
+        ["1(uint8)", "0(uint8)"],
+      );
+    })
+  );
 });
 
 Deno.test("branches: a commit gives up after the maximum number of attempts", async () => {
+  await withLake((lake) =>
+    withOtherWriter(lake, async (other) => {
+      const p = keyedPool(lake, "p", "x");
+      let calls = 0;
+      const msg = await rejection(commitToBranch(lake, p.id, "main", async () => {
+        calls++;
+        await loadText(other, p, `{x:${calls}}`);
+        return { author: "", message: "never", meta: null, actions: [] };
+      }, newKSUID));
+      assert.equal(
+        msg,
+        'branch "main": exceeded max update attempts (10) to branch tip: commit failed',
+      );
+      assert.equal(calls, MAX_COMMIT_ATTEMPTS);
+      assert.equal((await lines(lake, "from p")).length, MAX_COMMIT_ATTEMPTS);
+      assert.deepEqual(
+        await lines(lake, "from p@main:log | message == 'never' | count()"),
+        [],
+      );
+    })
+  );
+});
+
+Deno.test("branches: commits from one Lake to one branch wait their turn, never retried", async () => {
   await withLake(async (lake) => {
     const p = keyedPool(lake, "p", "x");
-    let calls = 0;
-    const msg = await rejection(commitToBranch(lake, p.id, "main", async () => {
-      calls++;
-      await loadText(lake, p, `{x:${calls}}`);
-      return { author: "", message: "never", meta: null, actions: [] };
-    }, newKSUID));
-    assert.equal(
-      msg,
-      'branch "main": exceeded max update attempts (10) to branch tip: commit failed',
-    );
-    assert.equal(calls, MAX_COMMIT_ATTEMPTS);
-    assert.equal((await lines(lake, "from p")).length, MAX_COMMIT_ATTEMPTS);
-    assert.deepEqual(
-      await lines(lake, "from p@main:log | message == 'never' | count()"),
-      [],
-    );
+    const loads = Array.from({ length: 20 }, (_, i) => loadText(lake, p, `{x:${i}}`));
+    const commits = await Promise.all(loads);
+    assert.ok(commits.every((c) => c.commit.retries === 0));
+    assert.deepEqual(await lines(lake, "from p | count() | yield count"), ["20(uint64)"]);
   });
 });
 

@@ -19,7 +19,10 @@ export interface TestServer {
   server: LakeServer;
   lake: Lake;
   dir: string;
-  /** Every query the server started, in order. */
+  /**
+   * Every query the server started, in order: tracked when the test runs
+   * queries on the server's thread (workers: 0, or an onQuery of its own).
+   */
   queries: QueryRun[];
 }
 
@@ -43,8 +46,9 @@ export async function withServer(
       version: VERSION,
       routes,
       rawAccept: rawAcceptRoutes,
+      // The suite runs with the workers LOCH_WORKERS asks for (else the cores').
       ...opts,
-      onQuery: (run) => {
+      onQuery: opts.onQuery === undefined && opts.workers !== 0 ? undefined : (run) => {
         queries.push(run);
         opts.onQuery?.(run);
       },

@@ -74,7 +74,7 @@ Deno.test("stream: output starts before the query ends; a slow reader holds it b
     assert.ok(bytes > 50_000_000);
     await within(run.done, 1000, "query end");
     assert.equal(run.stats.recordsRead, N);
-  }));
+  }, { workers: 0 }));
 
 Deno.test("stream: a client that disconnects stops the query and its scans are closed", () => {
   const counter = { closed: 0 };

@@ -1,0 +1,400 @@
+// The server's workers: Deno Workers started once (or on first use), each
+// running whole queries over its own connection to the lake and encoding
+// their output, and writing the objects of loads, while the server's thread
+// accepts requests, streams bodies and commits. Work goes to the worker with
+// the fewest tasks (so concurrent queries and loads share the workers
+// fairly). A query's output arrives as transferred buffers and is fed to the
+// response as the client reads, the worker held back once it is
+// OUTPUT_WINDOW bytes ahead; a client that goes away cancels its query at
+// once. A load's body goes the other way, up to BODY_WINDOW bytes ahead of
+// the worker. A worker that dies fails its tasks and is replaced.
+
+import { LochError, messageOf } from "../../errors.ts";
+import type { ObjectRecord } from "../../lake/objects.ts";
+import {
+  BODY_WINDOW,
+  fromWire,
+  type FromWorker,
+  type LoadJob,
+  OUTPUT_WINDOW,
+  type QueryJob,
+  type ToWorker,
+} from "./protocol.ts";
+
+/** The default number of workers: the machine's cores (LOCH_WORKERS overrides). */
+export function defaultWorkers(): number {
+  const env = Deno.env.get("LOCH_WORKERS");
+  if (env !== undefined && env !== "") return parseWorkers(env);
+  return Math.max(1, navigator.hardwareConcurrency || 1);
+}
+
+/** A worker count from a flag or the environment: a whole number from 0 (none) to 256. */
+export function parseWorkers(s: string): number {
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 0 || n > 256) {
+    throw new LochError("invalid", `invalid worker count: ${s} (want 0 to 256)`);
+  }
+  return n;
+}
+
+/** A query's output on its way from a worker to the response. */
+class Output {
+  readonly readable: ReadableStream<Uint8Array>;
+  private chunks: Uint8Array[] = [];
+  private waiting: (() => void) | null = null;
+  private ended = false;
+  /** Bytes read by the client but not yet credited to the worker. */
+  private unacked = 0;
+  started!: () => void;
+  failed!: (e: Error) => void;
+  readonly start: Promise<void>;
+
+  constructor(private worker: PoolWorker, readonly id: number) {
+    this.start = new Promise((resolve, reject) => {
+      this.started = resolve;
+      this.failed = reject;
+    });
+    this.readable = new ReadableStream<Uint8Array>({
+      pull: (c) => this.pull(c),
+      cancel: () => this.worker.send({ type: "cancel", id }),
+    }, { highWaterMark: 0 });
+  }
+
+  private async pull(c: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    while (this.chunks.length === 0 && !this.ended) {
+      await new Promise<void>((r) => (this.waiting = r));
+    }
+    const chunk = this.chunks.shift();
+    if (chunk === undefined) {
+      c.close();
+      return;
+    }
+    c.enqueue(chunk);
+    this.unacked += chunk.length;
+    // Credit in steps, and whenever the client has caught up.
+    if (this.unacked >= OUTPUT_WINDOW / 4 || this.chunks.length === 0) {
+      this.worker.send({ type: "credit", id: this.id, bytes: this.unacked });
+      this.unacked = 0;
+    }
+  }
+
+  private wake(): void {
+    const w = this.waiting;
+    this.waiting = null;
+    w?.();
+  }
+
+  push(chunk: Uint8Array): void {
+    this.chunks.push(chunk);
+    this.wake();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.failed(new LochError("internal", "query worker ended the query before it started"));
+    this.wake();
+  }
+
+  /** The worker died: the output stops here (a started response ends short). */
+  abort(e: Error): void {
+    this.failed(e);
+    this.ended = true;
+    this.wake();
+  }
+}
+
+/** What a load's worker wrote: its objects' records (to commit) and warnings. */
+export interface LoadedObjects {
+  objects: ObjectRecord[];
+  warnings: string[];
+}
+
+/** A load on its way to a worker: its body sent ahead as far as the window allows. */
+class LoadTask {
+  readonly result: Promise<LoadedObjects>;
+  settled = false;
+  /** Bytes sent minus bytes the worker has read. */
+  ahead = 0;
+  private resolve!: (r: LoadedObjects) => void;
+  private reject!: (e: Error) => void;
+  private wake: (() => void) | null = null;
+
+  constructor() {
+    this.result = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  done(r: LoadedObjects): void {
+    this.settled = true;
+    this.resolve(r);
+    this.resume();
+  }
+
+  fail(e: Error): void {
+    this.settled = true;
+    this.reject(e);
+    this.resume();
+  }
+
+  credit(bytes: number): void {
+    this.ahead -= bytes;
+    this.resume();
+  }
+
+  /** Settles once the worker has read more (or the load has ended). */
+  waitCredit(): Promise<void> {
+    return new Promise((r) => (this.wake = r));
+  }
+
+  private resume(): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+}
+
+class PoolWorker {
+  private worker: Worker;
+  readonly outputs = new Map<number, Output>();
+  readonly loads = new Map<number, LoadTask>();
+  readonly ready: Promise<void>;
+  private isReady!: () => void;
+
+  /** Whether it started (posted "ready"). */
+  started = false;
+
+  constructor(warm: boolean, index: number, private onDeath: (w: PoolWorker) => void) {
+    this.ready = new Promise((r) => (this.isReady = r));
+    this.worker = new Worker(new URL("./worker.ts", import.meta.url).href, {
+      type: "module",
+      name: `loch-query-${index}${warm ? ":warm" : ""}`,
+    });
+    this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.receive(e.data);
+    this.worker.onerror = (e) => {
+      e.preventDefault();
+      this.die(new LochError("internal", `query worker failed: ${e.message}`));
+    };
+  }
+
+  /** Tasks running: queries and loads. */
+  get busy(): number {
+    return this.outputs.size + this.loads.size;
+  }
+
+  private preloaded: (() => void)[] = [];
+
+  /** Has the worker read the metadata of the lake at root; settles when it has. */
+  preload(root: string): Promise<void> {
+    return new Promise((resolve) => {
+      this.preloaded.push(resolve);
+      this.send({ type: "preload", root });
+    });
+  }
+
+  send(m: ToWorker, transfer: Transferable[] = []): void {
+    this.worker.postMessage(m, transfer);
+  }
+
+  load(id: number, job: LoadJob): LoadTask {
+    const task = new LoadTask();
+    this.loads.set(id, task);
+    this.send({ type: "load", id, job });
+    return task;
+  }
+
+  query(id: number, job: QueryJob): Output {
+    const out = new Output(this, id);
+    this.outputs.set(id, out);
+    this.send({ type: "query", id, job });
+    return out;
+  }
+
+  private receive(m: FromWorker): void {
+    if (m.type === "ready") {
+      this.started = true;
+      this.isReady();
+      return;
+    }
+    if (m.type === "preloaded") {
+      this.preloaded.shift()?.();
+      return;
+    }
+    const task = this.loads.get(m.id);
+    if (task !== undefined) {
+      switch (m.type) {
+        case "body-credit":
+          task.credit(m.bytes);
+          break;
+        case "loaded":
+          task.done({ objects: m.objects, warnings: m.warnings });
+          break;
+        case "error":
+          task.fail(fromWire(m.error));
+          break;
+        case "end":
+          this.loads.delete(m.id);
+          task.fail(new LochError("internal", "worker ended the load without its objects"));
+          break;
+      }
+      return;
+    }
+    const out = this.outputs.get(m.id);
+    if (out === undefined) return;
+    switch (m.type) {
+      case "start":
+        out.started();
+        break;
+      case "error":
+        out.failed(fromWire(m.error));
+        break;
+      case "data":
+        out.push(m.chunk);
+        break;
+      case "end":
+        this.outputs.delete(m.id);
+        out.end();
+        break;
+    }
+  }
+
+  private die(e: Error): void {
+    for (const out of this.outputs.values()) out.abort(e);
+    this.outputs.clear();
+    for (const task of this.loads.values()) task.fail(e);
+    this.loads.clear();
+    this.worker.terminate();
+    this.isReady();
+    for (const p of this.preloaded.splice(0)) p();
+    this.onDeath(this);
+  }
+
+  terminate(): void {
+    this.die(new LochError("internal", "query workers stopped"));
+  }
+}
+
+export class WorkerPool {
+  private workers: PoolWorker[] = [];
+  private nextId = 1;
+  private next = 0;
+  private stopped = false;
+
+  /** size workers (at least 1), warmed up before their first query when warm. */
+  constructor(readonly size: number, private warm = false) {}
+
+  /**
+   * Starts the workers now rather than on the first query; settles when all
+   * are ready and, given a lake's root, have read its metadata.
+   */
+  async start(preload?: string): Promise<void> {
+    this.fill();
+    await Promise.all(this.workers.map(async (w) => {
+      await w.ready;
+      if (preload !== undefined) await w.preload(preload);
+    }));
+  }
+
+  /** Workers that died before they started (a worker that cannot start makes the pool unusable). */
+  private failedStarts = 0;
+
+  /**
+   * False once a worker has failed to start (its module cannot load): the
+   * server then runs queries and loads on its own thread instead.
+   */
+  get usable(): boolean {
+    return !this.stopped && this.failedStarts === 0;
+  }
+
+  private fill(): void {
+    while (!this.stopped && this.workers.length < Math.max(1, this.size)) {
+      this.workers.push(
+        new PoolWorker(this.warm, this.workers.length, (dead) => {
+          if (!dead.started) this.failedStarts++;
+          this.workers = this.workers.filter((w) => w !== dead);
+        }),
+      );
+    }
+  }
+
+  /**
+   * Runs a query on the least busy worker; resolves to its output once the
+   * query has started, or rejects with its error (syntax, unknown pool...).
+   */
+  async query(job: QueryJob): Promise<ReadableStream<Uint8Array>> {
+    if (this.stopped) throw new LochError("internal", "query workers stopped");
+    const out = this.pick().query(this.nextId++, job);
+    await out.start;
+    return out.readable;
+  }
+
+  /** The least busy worker (in turn among equals). */
+  private pick(): PoolWorker {
+    if (this.stopped) throw new LochError("internal", "workers stopped");
+    this.fill();
+    let best = this.workers[this.next++ % this.workers.length];
+    for (const w of this.workers) if (w.busy < best.busy) best = w;
+    return best;
+  }
+
+  /**
+   * Has a worker write the objects of a load while its body streams to it;
+   * resolves to their records (for the caller to commit) or rejects with the
+   * load's error (a body in no format, a pool gone...). The objects are the
+   * caller's to remove if it does not commit them.
+   */
+  async load(job: LoadJob, body: ReadableStream<Uint8Array>): Promise<LoadedObjects> {
+    const id = this.nextId++;
+    const worker = this.pick();
+    const task = worker.load(id, job);
+    const reader = body.getReader();
+    const pump = async () => {
+      try {
+        for (;;) {
+          while (task.ahead > BODY_WINDOW && !task.settled) await task.waitCredit();
+          if (task.settled) return;
+          const r = await reader.read();
+          if (r.done) {
+            worker.send({ type: "body-end", id });
+            return;
+          }
+          const v = r.value;
+          // Only a buffer of its own can be transferred.
+          const chunk = v.byteOffset === 0 && v.byteLength === v.buffer.byteLength ? v : v.slice();
+          task.ahead += chunk.length;
+          worker.send({ type: "body", id, chunk }, [chunk.buffer as ArrayBuffer]);
+        }
+      } catch (e) {
+        worker.send({ type: "body-error", id, message: messageOf(e) });
+      }
+    };
+    const pumped = pump();
+    try {
+      return await task.result;
+    } finally {
+      // A load that ended before its body did reads no more of it.
+      await reader.cancel().catch(() => {});
+      await pumped;
+    }
+  }
+
+  /** Queries running on the workers (started and not yet ended). */
+  get running(): number {
+    let n = 0;
+    for (const w of this.workers) n += w.outputs.size;
+    return n;
+  }
+
+  /** Lets the workers close their connections to the lake at root. */
+  release(root: string): void {
+    for (const w of this.workers) w.send({ type: "release", root });
+  }
+
+  /** Stops every worker (queries running are cut short). */
+  stop(): void {
+    this.stopped = true;
+    for (const w of this.workers.slice()) w.terminate();
+    this.workers = [];
+  }
+}

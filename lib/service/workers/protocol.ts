@@ -1,0 +1,95 @@
+// Messages between the server's thread and its workers, which run queries
+// and write the objects of loads. Each is identified by a number the server
+// gives it. Bytes travel as transferred ArrayBuffers (never as values): a
+// query's encoded output, credited by the server as its client reads (so a
+// slow client holds its query back), and a load's body, credited by the
+// worker as it reads. A load's objects come back as their catalog records,
+// for the server's thread to commit. Errors cross as their kind and message (and a parse error's offset), to be
+// thrown again on the server's side and answered with the usual status.
+
+import { LochError, messageOf } from "../../errors.ts";
+import type { ErrorKind } from "../../errors.ts";
+import type { Head } from "../../lake/sources.ts";
+import type { ObjectRecord } from "../../lake/objects.ts";
+import { ParseError } from "../../query/mod.ts";
+
+/** What the server asks of a worker. */
+export type ToWorker =
+  | { type: "query"; id: number; job: QueryJob }
+  /** The client read this many more bytes of the query's output. */
+  | { type: "credit"; id: number; bytes: number }
+  /** The client went away: stop the query. */
+  | { type: "cancel"; id: number }
+  /** The lake at root is closing: let go of it. */
+  | { type: "release"; root: string }
+  /** Open the lake at root and read its metadata now (before the first query). */
+  | { type: "preload"; root: string }
+  /** Write the objects of a load whose body follows in "body" messages. */
+  | { type: "load"; id: number; job: LoadJob }
+  | { type: "body"; id: number; chunk: Uint8Array }
+  | { type: "body-end"; id: number }
+  /** Reading the request's body failed. */
+  | { type: "body-error"; id: number; message: string };
+
+export interface LoadJob {
+  /** The lake's directory. */
+  root: string;
+  poolId: Uint8Array;
+  /** The body's format (as Content-Type named it), or "auto". */
+  format: string;
+}
+
+export interface QueryJob {
+  /** The lake's directory. */
+  root: string;
+  text: string;
+  /** The response format (zson, zjson, json, zng, ...). */
+  format: string;
+  ctrl: boolean;
+  head?: Head;
+}
+
+/** What a worker tells the server. */
+export type FromWorker =
+  /** The worker has started (and warmed up, when asked). */
+  | { type: "ready" }
+  /** A preload is done. */
+  | { type: "preloaded" }
+  /** The query compiled and its sources opened: output follows. */
+  | { type: "start"; id: number }
+  /** The query failed before any output. */
+  | { type: "error"; id: number; error: WireError }
+  | { type: "data"; id: number; chunk: Uint8Array }
+  /** The worker has read this many more bytes of a load's body. */
+  | { type: "body-credit"; id: number; bytes: number }
+  /** A load's objects are written (not yet committed). */
+  | { type: "loaded"; id: number; objects: ObjectRecord[]; warnings: string[] }
+  /** The query's output is complete (or it stopped). */
+  | { type: "end"; id: number };
+
+export interface WireError {
+  kind: ErrorKind | null;
+  message: string;
+  /** A query syntax error's offset. */
+  offset?: number;
+}
+
+/** An error as it crosses threads. */
+export function toWire(e: unknown): WireError {
+  const kind = e instanceof LochError ? e.kind : null;
+  const w: WireError = { kind, message: messageOf(e) };
+  if (e instanceof ParseError) w.offset = e.offset;
+  return w;
+}
+
+/** The error again, as the server's side throws it. */
+export function fromWire(w: WireError): Error {
+  if (w.offset !== undefined) return new ParseError(w.message, w.offset);
+  return w.kind === null ? new Error(w.message) : new LochError(w.kind, w.message);
+}
+
+/** Bytes of output a worker may send ahead of what its client has read. */
+export const OUTPUT_WINDOW = 1 << 20;
+
+/** Bytes of a load's body the server may send ahead of what the worker has read. */
+export const BODY_WINDOW = 4 << 20;

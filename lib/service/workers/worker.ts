@@ -1,0 +1,215 @@
+// A worker: runs the queries the server hands it over the lakes it names
+// (each opened once, with its own catalog connection and caches), in the
+// response format, sending the encoded output back in transferred buffers as
+// its client's reading allows; and writes the objects of loads from their
+// bodies as they arrive, handing back the objects' records to be committed.
+
+import { openReader } from "../../formats/detect.ts";
+import { ByteInput } from "../../formats/io.ts";
+import { Lake } from "../../lake/lake.ts";
+import { writeLoad } from "../../lake/load.ts";
+import { objectRecord } from "../../lake/objects.ts";
+import { poolById } from "../../lake/pools.ts";
+import { preloadMetadata, warmUp } from "../../lake/warmup.ts";
+import { withTypeBindings } from "../../zed/context.ts";
+import { startQuery } from "../query.ts";
+import {
+  type FromWorker,
+  type LoadJob,
+  OUTPUT_WINDOW,
+  type QueryJob,
+  toWire,
+  type ToWorker,
+} from "./protocol.ts";
+
+const scope = self as unknown as {
+  onmessage: ((e: MessageEvent<ToWorker>) => void) | null;
+  postMessage(m: FromWorker, transfer?: Transferable[]): void;
+  name: string;
+};
+
+/** A running query: how far its client is behind, and how to stop it. */
+class Running {
+  readonly gone = new AbortController();
+  /** Bytes sent minus bytes the client has read. */
+  ahead = 0;
+  private wake: (() => void) | null = null;
+
+  constructor(readonly id: number) {}
+
+  credit(bytes: number): void {
+    this.ahead -= bytes;
+    this.resume();
+  }
+
+  cancel(): void {
+    this.gone.abort();
+    this.resume();
+  }
+
+  resume(): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+
+  readonly sink = async (chunk: Uint8Array): Promise<void> => {
+    if (this.gone.signal.aborted) throw new Error("context canceled");
+    const copy = chunk.slice();
+    this.ahead += copy.length;
+    scope.postMessage({ type: "data", id: this.id, chunk: copy }, [copy.buffer]);
+    while (this.ahead > OUTPUT_WINDOW && !this.gone.signal.aborted) {
+      await new Promise<void>((r) => (this.wake = r));
+    }
+  };
+}
+
+/** A load's body as it arrives from the server, read as an async iterator. */
+class IncomingBody implements AsyncIterator<Uint8Array> {
+  private chunks: Uint8Array[] = [];
+  private ended = false;
+  private error: Error | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(readonly id: number) {}
+
+  push(chunk: Uint8Array): void {
+    this.chunks.push(chunk);
+    this.resume();
+  }
+
+  end(error: Error | null): void {
+    this.ended = true;
+    this.error = error;
+    this.resume();
+  }
+
+  private resume(): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+
+  async next(): Promise<IteratorResult<Uint8Array>> {
+    while (this.chunks.length === 0 && !this.ended) {
+      await new Promise<void>((r) => (this.wake = r));
+    }
+    const chunk = this.chunks.shift();
+    if (chunk === undefined) {
+      if (this.error !== null) throw this.error;
+      return { done: true, value: undefined };
+    }
+    scope.postMessage({ type: "body-credit", id: this.id, bytes: chunk.length });
+    return { done: false, value: chunk };
+  }
+}
+
+const lakes = new Map<string, Promise<Lake>>();
+const running = new Map<number, Running>();
+const bodies = new Map<number, IncomingBody>();
+
+function lakeAt(root: string): Promise<Lake> {
+  let l = lakes.get(root);
+  if (l === undefined) {
+    l = Lake.open(root);
+    lakes.set(root, l);
+  }
+  return l;
+}
+
+async function run(id: number, job: QueryJob): Promise<void> {
+  const r = new Running(id);
+  running.set(id, r);
+  try {
+    const lake = await lakeAt(job.root);
+    const q = withTypeBindings(() =>
+      startQuery(lake, job.text, job.format, job, r.sink, r.gone.signal)
+    );
+    scope.postMessage({ type: "start", id });
+    await q.done;
+  } catch (e) {
+    scope.postMessage({ type: "error", id, error: toWire(e) });
+  } finally {
+    running.delete(id);
+    scope.postMessage({ type: "end", id });
+  }
+}
+
+async function load(id: number, job: LoadJob): Promise<void> {
+  const body = new IncomingBody(id);
+  bodies.set(id, body);
+  try {
+    const lake = await lakeAt(job.root);
+    const pool = poolById(lake.catalog, job.poolId);
+    const reader = await openReader(new ByteInput(body, "request body"), job.format);
+    const { written, warnings } = await writeLoad(lake, pool, reader, { warnOnReadError: true });
+    const objects = written.map((w) => objectRecord(w.object, w.seek));
+    scope.postMessage({ type: "loaded", id, objects, warnings });
+  } catch (e) {
+    scope.postMessage({ type: "error", id, error: toWire(e) });
+  } finally {
+    bodies.delete(id);
+    scope.postMessage({ type: "end", id });
+  }
+}
+
+scope.onmessage = (e) => {
+  const m = e.data;
+  switch (m.type) {
+    case "load":
+      load(m.id, m.job);
+      break;
+    case "body":
+      bodies.get(m.id)?.push(m.chunk);
+      break;
+    case "body-end":
+      bodies.get(m.id)?.end(null);
+      break;
+    case "body-error":
+      bodies.get(m.id)?.end(new Error(m.message));
+      break;
+    case "query":
+      run(m.id, m.job);
+      break;
+    case "credit":
+      running.get(m.id)?.credit(m.bytes);
+      break;
+    case "cancel":
+      running.get(m.id)?.cancel();
+      break;
+    case "preload":
+      lakeAt(m.root).then(preloadMetadata, () => {}).finally(() =>
+        scope.postMessage({ type: "preloaded" })
+      );
+      break;
+    case "release": {
+      const l = lakes.get(m.root);
+      lakes.delete(m.root);
+      l?.then((lake) => lake.close(), () => {});
+      break;
+    }
+  }
+};
+
+/**
+ * Warm-up beyond the lake's: the queries again through this module's path,
+ * in each response format, with and without control messages.
+ */
+async function warmResponses(lake: Lake, queries: readonly string[]): Promise<void> {
+  const sink = () => Promise.resolve();
+  const formats = ["zson", "json", "zjson", "ndjson", "zng"];
+  let k = 0;
+  for (const q of queries) {
+    for (const pool of ["asc", "desc"]) {
+      const format = formats[k++ % formats.length];
+      const gone = new AbortController();
+      await withTypeBindings(() =>
+        startQuery(lake, `from ${pool} | ${q}`, format, { ctrl: k % 2 === 0 }, sink, gone.signal)
+      ).done;
+    }
+  }
+}
+
+// The worker's name says whether to warm up first ("warm") or not.
+if (scope.name.endsWith(":warm")) await warmUp(3, warmResponses);
+scope.postMessage({ type: "ready" });
