@@ -12,8 +12,8 @@ import { ByteInput } from "../formats/io.ts";
 import { openWriter } from "../formats/registry.ts";
 import { Lake } from "./lake.ts";
 import { listBranches } from "./branches.ts";
-import { openColumns } from "./columns/mod.ts";
-import { tipObjects } from "./objects.ts";
+import { clearColumnCache, openColumns } from "./columns/mod.ts";
+import { forgetObjects, tipObjects } from "./objects.ts";
 import { load } from "./load.ts";
 import { createPool, listPools } from "./pools.ts";
 import { runLakeQuery } from "./query.ts";
@@ -103,9 +103,22 @@ export async function warmUp(
   } catch {
     // Only time is lost.
   } finally {
+    if (lake !== null) forget(lake);
     lake?.close();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+}
+
+/** Drops what the caches hold of the warm-up lake (its objects and columns). */
+function forget(lake: Lake): void {
+  try {
+    for (const pool of listPools(lake.catalog)) {
+      forgetObjects(tipObjects(lake.catalog, pool.id, "main").map((o) => o.id));
+    }
+  } catch {
+    // Nothing more to drop.
+  }
+  clearColumnCache();
 }
 
 /**

@@ -165,13 +165,19 @@ class PoolWorker {
   /** Whether it started (posted "ready"). */
   started = false;
 
-  constructor(warm: boolean, index: number, private onDeath: (w: PoolWorker) => void) {
+  constructor(
+    warm: boolean,
+    index: number,
+    size: number,
+    private onDeath: (w: PoolWorker) => void,
+  ) {
     this.ready = new Promise((r) => (this.isReady = r));
     this.worker = new Worker(new URL("./worker.ts", import.meta.url).href, {
       type: "module",
       name: `loch-query-${index}${warm ? ":warm" : ""}`,
     });
     this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.receive(e.data);
+    this.send({ type: "init", workers: size });
     this.worker.onerror = (e) => {
       e.preventDefault();
       this.die(new LochError("internal", `query worker failed: ${e.message}`));
@@ -278,7 +284,6 @@ class PoolWorker {
 export class WorkerPool {
   private workers: PoolWorker[] = [];
   private nextId = 1;
-  private next = 0;
   private stopped = false;
 
   /** size workers (at least 1), warmed up before their first query when warm. */
@@ -310,7 +315,7 @@ export class WorkerPool {
   private fill(): void {
     while (!this.stopped && this.workers.length < Math.max(1, this.size)) {
       this.workers.push(
-        new PoolWorker(this.warm, this.workers.length, (dead) => {
+        new PoolWorker(this.warm, this.workers.length, Math.max(1, this.size), (dead) => {
           if (!dead.started) this.failedStarts++;
           this.workers = this.workers.filter((w) => w !== dead);
         }),
@@ -329,11 +334,14 @@ export class WorkerPool {
     return out.readable;
   }
 
-  /** The least busy worker (in turn among equals). */
+  /**
+   * The least busy worker; among equals the first, so that light work stays
+   * on one worker whose caches and compiled code are warm for it.
+   */
   private pick(): PoolWorker {
     if (this.stopped) throw new LochError("internal", "workers stopped");
     this.fill();
-    let best = this.workers[this.next++ % this.workers.length];
+    let best = this.workers[0];
     for (const w of this.workers) if (w.busy < best.busy) best = w;
     return best;
   }

@@ -15,6 +15,8 @@ import { ParseError } from "../../query/mod.ts";
 
 /** What the server asks of a worker. */
 export type ToWorker =
+  /** First: how many workers share the machine (each takes its share of the caches). */
+  | { type: "init"; workers: number }
   | { type: "query"; id: number; job: QueryJob }
   /** The client read this many more bytes of the query's output. */
   | { type: "credit"; id: number; bytes: number }

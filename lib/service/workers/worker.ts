@@ -6,6 +6,7 @@
 
 import { openReader } from "../../formats/detect.ts";
 import { ByteInput } from "../../formats/io.ts";
+import { columnCache, columnCacheFromEnv } from "../../lake/columns/mod.ts";
 import { Lake } from "../../lake/lake.ts";
 import { writeLoad } from "../../lake/load.ts";
 import { objectRecord } from "../../lake/objects.ts";
@@ -156,6 +157,11 @@ async function load(id: number, job: LoadJob): Promise<void> {
 scope.onmessage = (e) => {
   const m = e.data;
   switch (m.type) {
+    case "init":
+      // The column cache's budget (LOCH_COLUMN_CACHE) is for all workers together.
+      columnCacheFromEnv();
+      columnCache.budget = Math.floor(columnCache.budget / m.workers);
+      break;
     case "load":
       load(m.id, m.job);
       break;
