@@ -1,8 +1,10 @@
 // `deno task bench`: runs every benchmark and prints timings and ratios
 // against the comparison tools. Options: --runs N (default 5), --only
-// part,... (json, queries, zng, lake, index, http, service), --scale 1x|10x|both
-// (the service part). The service part comes first: loch serve against zed
-// serve, zq and DuckDB on every query shape, cold and warm.
+// part,... (service, concurrency, json, queries, zng, lake, index, http),
+// --scale 1x|10x|both (the service and concurrency parts). The service part
+// comes first: loch serve against zed serve, zq and DuckDB on every query
+// shape, cold and warm; then many clients at once against zed serve, with
+// load speed and memory per phase.
 
 import { parseArgs } from "node:util";
 import { jsonPassthrough } from "./json_passthrough.ts";
@@ -12,13 +14,14 @@ import { indexBenchmarks } from "./index.ts";
 import { queryBenchmarks } from "./queries.ts";
 import { zngBenchmarks } from "./zng.ts";
 import { serviceBenchmarks } from "./service.ts";
+import { concurrencyBenchmarks } from "./concurrency.ts";
 
 const { values } = parseArgs({
   options: {
     runs: { type: "string", default: "5" },
-    /** Comma-separated parts to run (default all): json,queries,zng,lake,index,http,service. */
+    /** Parts to run (default all): service,concurrency,json,queries,zng,lake,index,http. */
     only: { type: "string" },
-    /** For the service part: 1x, 10x or both. */
+    /** For the service and concurrency parts: 1x, 10x or both. */
     scale: { type: "string", default: "both" },
   },
 });
@@ -30,6 +33,10 @@ try {
   if (want("service")) {
     const scales = values.scale === "both" ? ["1x", "10x"] : [values.scale];
     await serviceBenchmarks(tmp, Math.max(runs, 5), scales);
+  }
+  if (want("concurrency")) {
+    const scales = values.scale === "both" ? ["1x", "10x"] : [values.scale];
+    await concurrencyBenchmarks(tmp, 10, scales);
   }
   if (want("json")) await jsonPassthrough(tmp, runs);
   if (want("queries")) await queryBenchmarks(tmp, runs);

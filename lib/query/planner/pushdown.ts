@@ -12,7 +12,8 @@ import type { Scope } from "../compiler/scope.ts";
 import { fieldPathOf } from "../compiler/demand.ts";
 import type { OpFactory } from "../runtime/op.ts";
 import { compileVectorFilter } from "../vector/filter.ts";
-import { type VectorAggregate, VectorSummarize } from "../vector/summarize.ts";
+import { type VectorAggregate, type VectorKey, VectorSummarize } from "../vector/summarize.ts";
+import { exprFields } from "../compiler/demand.ts";
 
 export type Pushdown =
   /** `count()`: the output field. */
@@ -177,11 +178,25 @@ function vectorSummarize(
   parts: SummarizeParts,
   scope: Scope,
 ): VectorSummarize | null {
-  const keys: string[][] = [];
+  const keys: VectorKey[] = [];
   for (const k of parts.keys) {
     const p = c.exprs.path(k.rhs, scope);
-    if (p === undefined || p.length === 0) return null;
-    keys.push(p);
+    if (p !== undefined && p.length > 0) {
+      keys.push({ path: p, derive: null });
+      continue;
+    }
+    // An expression of one top-level field: derived from that field's values.
+    const fields = exprFields(k.rhs);
+    if (
+      fields === null || fields.size !== 1 || mentionsBound(k.rhs, scope) || !deterministic(k.rhs)
+    ) {
+      return null;
+    }
+    keys.push({
+      path: [...fields],
+      derive: c.exprs.compile(k.rhs, scope),
+      id: JSON.stringify(k.rhs),
+    });
   }
   const aggs: VectorAggregate[] = [];
   for (const a of parts.aggs) {
@@ -212,6 +227,24 @@ function vectorSummarize(
     aggs.push({ name, path, where: vwhere });
   }
   return new VectorSummarize(keys, aggs);
+}
+
+/** Functions whose results are not a function of their arguments. */
+const NONDETERMINISTIC = new Set(["now", "ksuid"]);
+
+/** False when e calls a function whose result may differ from call to call, or an aggregate. */
+function deterministic(e: ast.AnyNode): boolean {
+  if (e.kind === "Agg") return false;
+  if (e.kind === "Call" && (NONDETERMINISTIC.has(e.name) || lookupAggregate(e.name))) return false;
+  for (const k in e) {
+    const v = e[k];
+    if (Array.isArray(v)) {
+      for (const x of v) if (x !== null && typeof x === "object" && !deterministic(x)) return false;
+    } else if (v !== null && typeof v === "object" && "kind" in v && !deterministic(v)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** True when an identifier in e names a const, type or variable of the scope. */

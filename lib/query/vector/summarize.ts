@@ -14,7 +14,9 @@ import type { Aggregator } from "../aggregates/registry.ts";
 import { valueKey } from "../aggregates/value-key.ts";
 import type { Summarize } from "../ops/summarize.ts";
 import { MISSING, TRUE } from "../runtime/values.ts";
-import type { Type } from "../../zed/types.ts";
+import { Field, type Type } from "../../zed/types.ts";
+import { zctx } from "../../zed/context.ts";
+import type { Expr } from "../runtime/expr.ts";
 import { type Body, Value } from "../../zed/value.ts";
 import {
   ABSENT,
@@ -28,9 +30,37 @@ import { ID_DURATION, ID_TIME, isInteger, isNumber, Kind, typeUnder } from "../.
 import { typeId } from "../expr/coerce.ts";
 import type { TypeIndex } from "./codes.ts";
 import type { VectorFilter } from "./filter.ts";
-import type { ColumnarObject } from "./object.ts";
+import type { ColumnarObject, ColumnRef } from "./object.ts";
 import { lookupPath } from "./paths.ts";
 import { dictHistogram } from "./histogram.ts";
+
+/**
+ * A group key over columns: a field path's values, or an expression of one
+ * top-level field (`bucket(ts, 1m)`), which derive gives for a record
+ * holding just that field (empty where a row lacks it).
+ */
+export interface VectorKey {
+  path: string[];
+  derive: Expr | null;
+  /** The derivation's text (its syntax tree), naming it in the memo of derived codes. */
+  id?: string;
+}
+
+/** A derivation as a function of its field's value, and its id. */
+interface Deriver {
+  fn: (v: Value) => Value;
+  id: string;
+}
+
+type Codes = { code: Int32Array; values: Value[] };
+
+/**
+ * Derived codes of whole columns, by column (of an object's cached metadata) and
+ * derivation: a repeated query (a histogram's buckets) derives no value
+ * twice. Kept only when the derived values' types are primitive (or errors of them), so none
+ * names a type of one request's own.
+ */
+const derivedMemo = new WeakMap<ColumnRef, Map<string, Codes>>();
 
 /** An aggregate over columns: its argument's path (none for count()) and where clause. */
 export interface VectorAggregate {
@@ -51,6 +81,8 @@ class PathValues {
    * null when there is at most one column (its own state says where it is absent).
    */
   readonly col: Int16Array | null;
+  /** The columns the vectors are of. */
+  refs: readonly ColumnRef[] = [];
   constructor(readonly vectors: Vector[], rows: number) {
     this.col = vectors.length > 1 ? new Int16Array(rows).fill(-1) : null;
   }
@@ -106,6 +138,7 @@ async function pathValues(
   const vectors: Vector[] = [];
   for (const c of used) vectors.push(await o.vector(cols[c]));
   const pv = new PathValues(vectors, o.rows);
+  pv.refs = used.map((c) => cols[c]);
   const col = pv.col;
   if (col !== null) {
     if (types === null) col.fill(perType[0]);
@@ -140,7 +173,7 @@ export interface PreparedGroups {
 
 export class VectorSummarize {
   constructor(
-    private keys: string[][],
+    private keys: VectorKey[],
     private aggs: VectorAggregate[],
   ) {}
 
@@ -183,10 +216,13 @@ export class VectorSummarize {
     const types = await o.typeIndex();
     const keyValues: PathValues[] = [];
     for (const k of this.keys) {
-      const pv = await pathValues(o, types, k);
+      const pv = await pathValues(o, types, k.path);
       if (pv === null) return null;
       keyValues.push(pv);
     }
+    const derive = this.keys.map((k) =>
+      k.derive === null ? null : { fn: deriver(k.path[0], k.derive), id: k.id ?? "" }
+    );
     const args: (PathValues | null)[] = [];
     const wheres: (Uint8Array | null)[] = [];
     for (const a of this.aggs) {
@@ -208,8 +244,8 @@ export class VectorSummarize {
       a.where === null && (a.path === null || args[j]!.vectors.length === 0)
     );
     const p = keyValues.every((k) => k.vectors.length === 0)
-      ? oneGroup(o.rows, sel, keyValues.length, args, wheres, sizesOnly)
-      : groupRows(o.rows, sel, keyValues, args, wheres, sizesOnly);
+      ? oneGroup(o.rows, sel, derive.map((d) => d?.fn(MISSING) ?? MISSING), args, wheres, sizesOnly)
+      : groupRows(o.rows, sel, keyValues, derive, args, wheres, sizesOnly);
     if (p !== null) {
       p.fed = this.aggs.map((a, j) => ORDER_SENSITIVE.has(a.name) ? fedKeys(p, j) : null);
       p.intBound = this.aggs.map((_, j) => intBound(args[j]));
@@ -304,11 +340,29 @@ function countInto(op: Summarize, aggs: Aggregator[], j: number, n: number): voi
   else for (let k = 0; k < n; k++) op.feed(aggs, j, TRUE);
 }
 
-/** The selected rows as one group, of keys missing from every row. */
+/**
+ * A key's derivation as a function of its field's value (MISSING where a
+ * row lacks the field): the expression over a record of just that field.
+ */
+function deriver(field: string, expr: Expr): (v: Value) => Value {
+  const empty = new Value(zctx.lookupRecord([]), []);
+  const stubs = new Map<Type, Type>();
+  return (v) => {
+    if (v === MISSING) return expr(empty);
+    let t = stubs.get(v.type);
+    if (t === undefined) {
+      t = zctx.lookupRecord([new Field(field, v.type)]);
+      stubs.set(v.type, t);
+    }
+    return expr(new Value(t, [v.body]));
+  };
+}
+
+/** The selected rows as one group, of keys missing from every row (derived from missing). */
 function oneGroup(
   rows: number,
   sel: Uint8Array | null,
-  keys: number,
+  keys: Value[],
   args: (PathValues | null)[],
   wheres: (Uint8Array | null)[],
   sizesOnly: boolean,
@@ -325,7 +379,7 @@ function oneGroup(
     for (let i = 0, k = 0; i < rows; i++) if (sel === null || sel[i] === 1) list[k++] = i;
   }
   return {
-    keys: [new Array<Value>(keys).fill(MISSING)],
+    keys: [keys],
     fed: [],
     intBound: [],
     rows: list,
@@ -346,6 +400,7 @@ function groupRows(
   rows: number,
   sel: Uint8Array | null,
   keyValues: PathValues[],
+  derive: (Deriver | null)[],
   args: (PathValues | null)[],
   wheres: (Uint8Array | null)[],
   sizesOnly: boolean,
@@ -353,12 +408,15 @@ function groupRows(
   const only = keyValues.length === 1 && keyValues[0].vectors.length === 1
     ? keyValues[0].vectors[0]
     : null;
-  if (sizesOnly && sel === null && only instanceof DictVector) {
+  if (sizesOnly && sel === null && only instanceof DictVector && derive[0] === null) {
     return dictGroupSizes(only, rows, args, wheres);
   }
   const gid = new Int32Array(rows).fill(-1);
   const groupKeys: Value[][] = [];
-  const codes = keyValues.map((pv) => keyCodes(pv, rows, sel));
+  const codes = keyValues.map((pv, k) => {
+    const d = derive[k];
+    return d === null ? keyCodes(pv, rows, sel) : derivedKeyCodes(pv, d, rows, sel);
+  });
   let groups = 0;
   if (codes.length === 0) {
     // One group, made only when a row is there (no values, no output).
@@ -510,6 +568,50 @@ function keyCodes(
       code[i] = distinctCode(v, i, seen[c], values);
     }
   }
+  return { code, values };
+}
+
+/** A derived key's codes: from the memo, or made (for every row of a lone column, to be kept). */
+function derivedKeyCodes(pv: PathValues, d: Deriver, rows: number, sel: Uint8Array | null): Codes {
+  const only = pv.vectors.length === 1 && pv.col === null && d.id !== "" ? pv.refs[0] : null;
+  if (only === null) return derivedCodes(keyCodes(pv, rows, sel), d.fn, rows);
+  let byId = derivedMemo.get(only);
+  const known = byId?.get(d.id);
+  if (known !== undefined) return known;
+  const c = derivedCodes(keyCodes(pv, rows, null), d.fn, rows);
+  if (c.values.every((v) => unnamed(v.type))) {
+    if (byId === undefined) derivedMemo.set(only, byId = new Map());
+    byId.set(d.id, c);
+  }
+  return c;
+}
+
+/** A primitive type, or an error of one (as a derivation of a missing field gives). */
+function unnamed(t: Type): boolean {
+  return t.kind === Kind.Primitive || (t.kind === Kind.Error && unnamed(t.inner));
+}
+
+/**
+ * Codes of derived keys: each distinct source value's derivation, with
+ * equal results (by value) sharing a code.
+ */
+function derivedCodes(src: Codes, derive: (v: Value) => Value, rows: number): Codes {
+  const remap = new Int32Array(src.values.length);
+  const values: Value[] = [];
+  const seen = new Map<string, number>();
+  for (let c = 0; c < src.values.length; c++) {
+    const d = derive(src.values[c]);
+    const key = valueKey(d.type, d.body);
+    let n = seen.get(key);
+    if (n === undefined) {
+      n = values.length;
+      values.push(d);
+      seen.set(key, n);
+    }
+    remap[c] = n;
+  }
+  const code = new Int32Array(rows);
+  for (let i = 0; i < rows; i++) code[i] = remap[src.code[i]];
   return { code, values };
 }
 
