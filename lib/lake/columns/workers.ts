@@ -165,6 +165,11 @@ export async function writeColumns(
   return manifest;
 }
 
+/** Starts the worker now (a server expecting loads), so the first big load finds it ready. */
+export function startColumnWorker(): void {
+  if (start() !== null) touch();
+}
+
 /** Stops the worker (when the lake closes, or it has been idle). */
 export function stopColumnWorkers(): void {
   worker?.terminate();
