@@ -281,39 +281,6 @@ class PoolWorker {
   }
 }
 
-/** Bytes of a load's body gathered before they are sent to its worker. */
-const BODY_BATCH = 256 << 10;
-
-/** Chunks gathered into one buffer of its own (so it can be transferred). */
-class BodyBatch {
-  private chunks: Uint8Array[] = [];
-  bytes = 0;
-
-  add(c: Uint8Array): void {
-    this.chunks.push(c);
-    this.bytes += c.length;
-  }
-
-  take(): Uint8Array | null {
-    if (this.bytes === 0) return null;
-    let out: Uint8Array;
-    const only = this.chunks.length === 1 ? this.chunks[0] : null;
-    if (only !== null && only.byteOffset === 0 && only.byteLength === only.buffer.byteLength) {
-      out = only;
-    } else {
-      out = new Uint8Array(this.bytes);
-      let at = 0;
-      for (const c of this.chunks) {
-        out.set(c, at);
-        at += c.length;
-      }
-    }
-    this.chunks = [];
-    this.bytes = 0;
-    return out;
-  }
-}
-
 export class WorkerPool {
   private workers: PoolWorker[] = [];
   private nextId = 1;
@@ -390,11 +357,11 @@ export class WorkerPool {
     const worker = this.pick();
     const task = worker.load(id, job);
     const reader = body.getReader();
-    // Small chunks (a socket's reads) go in batches of BODY_BATCH bytes.
-    const batch = new BodyBatch();
-    const send = () => {
-      const chunk = batch.take();
-      if (chunk === null) return;
+    // Each chunk goes as it is read (gathering them into bigger batches made
+    // Deno's HTTP server read a streamed upload several times slower).
+    const send = (v: Uint8Array) => {
+      // Only a buffer of its own can be transferred.
+      const chunk = v.byteOffset === 0 && v.byteLength === v.buffer.byteLength ? v : v.slice();
       task.ahead += chunk.length;
       worker.send({ type: "body", id, chunk }, [chunk.buffer as ArrayBuffer]);
     };
@@ -405,12 +372,10 @@ export class WorkerPool {
           if (task.settled) return;
           const r = await reader.read();
           if (r.done) {
-            send();
             worker.send({ type: "body-end", id });
             return;
           }
-          batch.add(r.value);
-          if (batch.bytes >= BODY_BATCH) send();
+          send(r.value);
         }
       } catch (e) {
         worker.send({ type: "body-error", id, message: messageOf(e) });

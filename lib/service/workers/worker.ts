@@ -101,7 +101,6 @@ class IncomingBody implements AsyncIterator<Uint8Array> {
       return { done: true, value: undefined };
     }
     scope.postMessage({ type: "body-credit", id: this.id, bytes: chunk.length });
-    // (Batched by the server: a credit per 256 KiB or so.)
     return { done: false, value: chunk };
   }
 }
