@@ -107,8 +107,20 @@ export const serveCommand = command({
     // code, over metadata already in memory: the workers' (which warm up
     // on their own), or this thread's.
     const pool = server.service.pool;
-    if (pool !== null) await pool.start(flags.warmup !== false ? lake.root : undefined);
-    else if (flags.warmup !== false) {
+    if (pool !== null && flags.warmup === false) await pool.start();
+    else if (pool !== null) {
+      // The workers warm up while this thread makes the warm-up lake; then
+      // requests go through this thread's handler to the workers over it.
+      const service = { version: VERSION, routes, rawAccept: rawAcceptRoutes, pool };
+      await Promise.all([
+        pool.start(),
+        warmUp(0, async (warm, queries) => {
+          await pool.start();
+          await warmRequests(warm, queries, service);
+        }),
+      ]);
+      await pool.start(lake.root);
+    } else if (flags.warmup !== false) {
       const service = { version: VERSION, routes, rawAccept: rawAcceptRoutes, workers: 0 };
       await warmUp(3, (warm, queries) => warmRequests(warm, queries, service));
       preloadMetadata(lake);

@@ -39,6 +39,8 @@ export interface ServeOptions {
   workers?: number;
   /** Workers warm up (lake/warmup.ts) before their first query. */
   warmWorkers?: boolean;
+  /** Another server's workers to use (the warm-up's); not stopped at shutdown. */
+  pool?: WorkerPool | null;
 }
 
 const ROOT_PAGE = `<!DOCTYPE html>
@@ -67,7 +69,11 @@ export class LakeServer {
       events: new EventHub(opts.lake, { keepAliveMs: opts.eventKeepAliveMs }),
       version: opts.version,
       onQuery: opts.onQuery,
-      pool: workers > 0 ? new WorkerPool(workers, opts.warmWorkers) : null,
+      pool: opts.pool !== undefined
+        ? opts.pool
+        : workers > 0
+        ? new WorkerPool(workers, opts.warmWorkers)
+        : null,
     };
     this.cors = new Cors(opts.corsOrigins);
     this.log = new Logger(opts.logLevel ?? "info");
@@ -94,7 +100,7 @@ export class LakeServer {
     this.service.events.close();
     await this.server.shutdown();
     await this.releaseLoop();
-    this.service.pool?.stop();
+    if (this.opts.pool === undefined) this.service.pool?.stop();
     this.opts.lake.close();
   }
 

@@ -2,8 +2,8 @@
 // (lake/warmup.ts) runs queries in-process; this sends some of them, and the
 // requests clients make around them, through the server's request handler
 // over the warm-up lake — routing, parameters, Accept negotiation and the
-// streamed response bodies in each format — without a socket or the served
-// lake.
+// streamed response bodies in each format, through the server's workers when
+// given them (opts.pool) — without a socket or the served lake.
 
 import type { Lake } from "../lake/lake.ts";
 import { LakeServer, type ServeOptions } from "./server.ts";
@@ -64,6 +64,8 @@ export async function warmRequests(
     // Only time is lost.
   } finally {
     server.service.events.close();
+    // Workers shared with the served lake's server let go of the warm-up lake.
+    server.service.pool?.release(lake.root);
   }
   return ok;
 }

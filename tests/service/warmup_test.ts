@@ -4,6 +4,7 @@
 
 import assert from "node:assert/strict";
 import { warmRequests } from "../../lib/service/warmup.ts";
+import { WorkerPool } from "../../lib/service/workers/pool.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
 import { keyedPool, loadText, withLake } from "../lake/helpers.ts";
 import { VERSION } from "./helpers.ts";
@@ -29,4 +30,21 @@ Deno.test("warm-up requests against a lake without the pools fail softly", async
     // Only `from :pools` and GET /status succeed.
     assert.equal(ok, 2);
   });
+});
+
+Deno.test("warm-up requests through shared workers are answered; the workers stay", async () => {
+  const pool = new WorkerPool(1);
+  try {
+    await withLake(async (lake) => {
+      for (const name of ["asc", "desc"]) {
+        await loadText(lake, keyedPool(lake, name, "ts"), '{ts:1,s:"a"}\n{ts:2,s:"b"}');
+      }
+      const ok = await warmRequests(lake, QUERIES, { ...service, pool }, 1);
+      assert.equal(ok, QUERIES.length * 2 + 4);
+      assert.ok(pool.usable);
+      assert.equal(pool.running, 0);
+    });
+  } finally {
+    pool.stop();
+  }
 });
