@@ -274,7 +274,9 @@ async function fairness(base: string, runs: number): Promise<void> {
       console.log(
         `    ${p.name.padEnd(width)}  during ${latencySummary(d)}; delay p50 +${
           ms(percentile(d, 50) - percentile(i, 50))
-        }, p95 +${ms(percentile(d, 95) - percentile(i, 95))} ms`,
+        }, p95 +${ms(percentile(d, 95) - percentile(i, 95))}, p99 +${
+          ms(percentile(d, 99) - percentile(i, 99))
+        } ms`,
       );
     });
   }

@@ -179,11 +179,11 @@ export function ms(x: number): string {
   return x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0);
 }
 
-/** "p50 X / p95 Y / max Z ms (n)" for latencies in ms. */
+/** "p50 X / p95 Y / p99 Z / max W ms (n)" for latencies in ms. */
 export function latencySummary(xs: number[]): string {
-  return `p50 ${ms(percentile(xs, 50))} / p95 ${ms(percentile(xs, 95))} / max ${
-    ms(Math.max(...xs))
-  } ms (n=${xs.length})`;
+  return `p50 ${ms(percentile(xs, 50))} / p95 ${ms(percentile(xs, 95))} / p99 ${
+    ms(percentile(xs, 99))
+  } / max ${ms(Math.max(...xs))} ms (n=${xs.length})`;
 }
 
 // The long query's client runs in its own process so its reading of a big

@@ -9,6 +9,18 @@ import type { Lake } from "../../lib/lake/lake.ts";
 import { clearColumnCache, columnCache } from "../../lib/lake/columns/mod.ts";
 import { agreed, keyedPool, lines, loadText, query, range, records, withLake } from "./helpers.ts";
 
+/** A query's results and stats read by rows only, then with columns. */
+async function bothPaths(lake: Lake, q: string) {
+  setUseColumns(false);
+  let rows;
+  try {
+    rows = await query(lake, q);
+  } finally {
+    setUseColumns(true);
+  }
+  return { rows, cols: await query(lake, q) };
+}
+
 /**
  * Loads in which keys repeat across objects, with values that differ in
  * their first bytes or not, decided by a string field, a field of another
@@ -215,14 +227,7 @@ Deno.test("counts over dictionary columns come from their histograms, with nulls
         "count() by n",
       ]
     ) {
-      setUseColumns(false);
-      let rows;
-      try {
-        rows = await query(lake, `from p | ${q}`);
-      } finally {
-        setUseColumns(true);
-      }
-      const cols = await query(lake, `from p | ${q}`);
+      const { rows, cols } = await bothPaths(lake, `from p | ${q}`);
       assert.deepEqual(cols.lines.sort(), rows.lines.sort(), q);
       assert.equal(cols.stats.bytesFetched, 0, `${q}: from columns`);
       assert.equal(cols.stats.recordsMatched, rows.stats.recordsMatched, `${q}: records`);
@@ -257,14 +262,7 @@ Deno.test("group keys computed from one field come from the columns, as from the
         "sum(len(_path)) by k := bucket(time(ts), 5m) | sort k",
       ]
     ) {
-      setUseColumns(false);
-      let rows;
-      try {
-        rows = await query(lake, `from p | ${q}`);
-      } finally {
-        setUseColumns(true);
-      }
-      const cols = await query(lake, `from p | ${q}`);
+      const { rows, cols } = await bothPaths(lake, `from p | ${q}`);
       assert.deepEqual(cols.lines, rows.lines, q);
       assert.ok(rows.lines.length > 1, q);
       // Again: the derived codes are remembered per column, and answer the same.

@@ -71,18 +71,24 @@ async function bigPool(s: TestServer): Promise<void> {
   await loadText(s.lake, lookupPool(s.lake.catalog, "big"), records(range(N), (n) => `{ts:${n}}`));
 }
 
+/** The big pool, and the big query started on it (its first bytes read). */
+async function startBig(s: TestServer) {
+  await bigPool(s);
+  const pool = s.server.service.pool!;
+  const res = await fetch(`${s.url}/query`, {
+    method: "POST",
+    body: new TextEncoder().encode(JSON.stringify({ query: BIG })),
+  });
+  const reader = res.body!.getReader();
+  assert.ok(!(await reader.read()).done);
+  return { pool, reader };
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 Deno.test("workers: a client that goes away frees its worker at once", async () => {
   await withServer(async (s) => {
-    await bigPool(s);
-    const pool = s.server.service.pool!;
-    const res = await fetch(`${s.url}/query`, {
-      method: "POST",
-      body: new TextEncoder().encode(JSON.stringify({ query: BIG })),
-    });
-    const reader = res.body!.getReader();
-    assert.ok(!(await reader.read()).done);
+    const { pool, reader } = await startBig(s);
     assert.equal(pool.running, 1);
     await reader.cancel();
     for (let i = 0; i < 100 && pool.running > 0; i++) await sleep(10);
@@ -92,14 +98,7 @@ Deno.test("workers: a client that goes away frees its worker at once", async () 
 
 Deno.test("workers: a slow client holds its query back", async () => {
   await withServer(async (s) => {
-    await bigPool(s);
-    const pool = s.server.service.pool!;
-    const res = await fetch(`${s.url}/query`, {
-      method: "POST",
-      body: new TextEncoder().encode(JSON.stringify({ query: BIG })),
-    });
-    const reader = res.body!.getReader();
-    assert.ok(!(await reader.read()).done);
+    const { pool, reader } = await startBig(s);
     // Not reading: the query stays running (held back), far from its ~50 MB.
     await sleep(300);
     assert.equal(pool.running, 1);
