@@ -117,3 +117,24 @@ Deno.test("workers: counts are whole numbers from 0 to 256", () => {
     assert.throws(() => parseWorkers(bad), /worker count/);
   }
 });
+
+Deno.test("workers: one that dies breaks off its queries and is replaced", async () => {
+  await withServer(async (s) => {
+    const { pool, reader } = await startBig(s);
+    // As a crash would (the pool's own stop takes this path for every worker).
+    (pool as unknown as { workers: { terminate(): void }[] }).workers[0].terminate();
+    let broken = false;
+    try {
+      for (let c = await reader.read(); !c.done; c = await reader.read()) {
+        // reading what was already sent
+      }
+    } catch {
+      broken = true;
+    }
+    assert.ok(broken, "the response was broken off, not ended");
+    assert.equal(pool.running, 0);
+    const r = await query(s, "from big | count()", "application/json");
+    assert.equal(r.text, '[{"count":50000}]\n');
+    assert.ok(pool.usable);
+  }, { workers: 1 });
+});

@@ -66,7 +66,9 @@ class Output {
     }
     const chunk = this.chunks.shift();
     if (chunk === undefined) {
-      c.close();
+      // A worker that died mid-query breaks the response off rather than end it short.
+      if (this.broken !== null) c.error(this.broken);
+      else c.close();
       return;
     }
     c.enqueue(chunk);
@@ -95,9 +97,13 @@ class Output {
     this.wake();
   }
 
-  /** The worker died: the output stops here (a started response ends short). */
+  /** Why the output broke off (its worker died), or null. */
+  private broken: Error | null = null;
+
+  /** The worker died: the output stops here (a started response is broken off). */
   abort(e: Error): void {
     this.failed(e);
+    this.broken = e;
     this.ended = true;
     this.wake();
   }
@@ -277,7 +283,7 @@ class PoolWorker {
   }
 
   terminate(): void {
-    this.die(new LochError("internal", "query workers stopped"));
+    this.die(new LochError("internal", "workers stopped"));
   }
 }
 
