@@ -138,3 +138,19 @@ Deno.test("workers: one that dies breaks off its queries and is replaced", async
     assert.ok(pool.usable);
   }, { workers: 1 });
 });
+
+Deno.test("workers: the second starts only when the first is busy", async () => {
+  await withServer(async (s) => {
+    await createPool(s, "p", { order: "asc", keys: [["ts"]] });
+    await load(s, "p", "{ts:1}");
+    const pool = s.server.service.pool!;
+    assert.equal(pool.started, 1);
+    for (let i = 0; i < 3; i++) await query(s, "from p | count()");
+    assert.equal(pool.started, 1);
+    // A long query holds the first; the next one starts the second.
+    const { reader } = await startBig(s);
+    assert.equal((await query(s, "from p | count()", "application/json")).text, '[{"count":1}]\n');
+    assert.equal(pool.started, 2);
+    await reader.cancel();
+  }, { workers: 2 });
+});

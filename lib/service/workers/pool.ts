@@ -296,11 +296,12 @@ export class WorkerPool {
   constructor(readonly size: number, private warm = false) {}
 
   /**
-   * Starts the workers now rather than on the first query; settles when all
-   * are ready and, given a lake's root, have read its metadata.
+   * Starts the first worker now rather than on the first query (the others
+   * start when every worker is busy); settles when it is ready and, given a
+   * lake's root, has read its metadata.
    */
   async start(preload?: string): Promise<void> {
-    this.fill();
+    this.fill(1);
     await Promise.all(this.workers.map(async (w) => {
       await w.ready;
       if (preload !== undefined) await w.preload(preload);
@@ -318,10 +319,17 @@ export class WorkerPool {
     return !this.stopped && this.failedStarts === 0;
   }
 
-  private fill(): void {
-    while (!this.stopped && this.workers.length < Math.max(1, this.size)) {
+  /**
+   * Starts workers until there are n (at most size). Only the first warms up
+   * (when asked): the others start when the first is busy, and a warm-up then
+   * would only delay the work they were started for.
+   */
+  private fill(n: number): void {
+    const size = Math.max(1, this.size);
+    while (!this.stopped && this.workers.length < Math.min(n, size)) {
+      const first = this.workers.length === 0;
       this.workers.push(
-        new PoolWorker(this.warm, this.workers.length, Math.max(1, this.size), (dead) => {
+        new PoolWorker(this.warm && first, this.workers.length, size, (dead) => {
           if (!dead.started) this.failedStarts++;
           this.workers = this.workers.filter((w) => w !== dead);
         }),
@@ -346,9 +354,14 @@ export class WorkerPool {
    */
   private pick(): PoolWorker {
     if (this.stopped) throw new LochError("internal", "workers stopped");
-    this.fill();
+    this.fill(1);
     let best = this.workers[0];
     for (const w of this.workers) if (w.busy < best.busy) best = w;
+    if (best.busy > 0 && this.workers.length < this.size) {
+      // Every worker is busy: one more.
+      this.fill(this.workers.length + 1);
+      best = this.workers[this.workers.length - 1];
+    }
     return best;
   }
 
@@ -402,6 +415,11 @@ export class WorkerPool {
     let n = 0;
     for (const w of this.workers) n += w.outputs.size;
     return n;
+  }
+
+  /** Workers started (and not dead). */
+  get started(): number {
+    return this.workers.length;
   }
 
   /** Lets the workers close their connections to the lake at root. */
