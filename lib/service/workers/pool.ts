@@ -239,10 +239,14 @@ class PoolWorker {
         case "body-credit":
           task.credit(m.bytes);
           break;
+        // Settled, the load no longer counts against the worker (its "end"
+        // may come after the response has gone and the client's next request came).
         case "loaded":
+          this.loads.delete(m.id);
           task.done({ objects: m.objects, warnings: m.warnings });
           break;
         case "error":
+          this.loads.delete(m.id);
           task.fail(fromWire(m.error));
           break;
         case "end":
@@ -259,6 +263,8 @@ class PoolWorker {
         out.started();
         break;
       case "error":
+        // Answered now (an error response), so it no longer counts against the worker.
+        this.outputs.delete(m.id);
         out.failed(fromWire(m.error));
         break;
       case "data":
