@@ -19,7 +19,7 @@ import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
 // zed-js's browser Client calls window.fetch, which Deno does not define.
 (globalThis as unknown as { window: unknown }).window ??= globalThis;
 
-const ZEEK = new URL("../../../shared/data/zeek/", import.meta.url).pathname;
+const ZEEK = new URL("../fixtures/zeek/", import.meta.url).pathname;
 const ZEEK_FILES = ["ssh", "dpd", "known_hosts", "kerberos"];
 /** What Zui puts in a load's commit message: the file's path, non-ASCII here. */
 const importBody = (file: string) => `automatic import of /home/zoë/Zeek ログ/${file}.json.gz`;
