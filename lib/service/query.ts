@@ -24,13 +24,14 @@ import { Field, type Type, TypeInt64, TypeString, TypeTime } from "../zed/types.
 import { type Batch, Value } from "../zed/value.ts";
 import type { QueryRun } from "./context.ts";
 import { mediaType } from "./mime.ts";
+import { Wakeup } from "./wakeup.ts";
 import type { WorkerPool } from "./workers/pool.ts";
 
 /** The stream a response body reads, fed by a sink that waits while the client is behind. */
 class ResponseStream {
   readonly readable: ReadableStream<Uint8Array>;
   private controller!: ReadableStreamDefaultController<Uint8Array>;
-  private wake: (() => void) | null = null;
+  private wakeup = new Wakeup();
   cancelled = false;
   /** Aborted when the client goes away, so a query stops even before its first output. */
   readonly gone = new AbortController();
@@ -40,26 +41,20 @@ class ResponseStream {
       start: (c) => {
         this.controller = c;
       },
-      pull: () => this.resume(),
+      pull: () => this.wakeup.wake(),
       cancel: () => {
         this.cancelled = true;
         this.gone.abort(new ClientGone());
-        this.resume();
+        this.wakeup.wake();
       },
     }, new ByteLengthQueuingStrategy({ highWaterMark }));
-  }
-
-  private resume(): void {
-    const w = this.wake;
-    this.wake = null;
-    w?.();
   }
 
   readonly sink: Sink = async (chunk) => {
     if (this.cancelled) throw new ClientGone();
     this.controller.enqueue(chunk.slice());
     while ((this.controller.desiredSize ?? 1) <= 0 && !this.cancelled) {
-      await new Promise<void>((r) => (this.wake = r));
+      await this.wakeup.wait();
     }
   };
 

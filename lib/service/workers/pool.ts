@@ -20,6 +20,8 @@ import {
   type QueryJob,
   type ToWorker,
 } from "./protocol.ts";
+import { ChunkQueue } from "./chunks.ts";
+import { Wakeup } from "../wakeup.ts";
 
 /** The default number of workers: the machine's cores (LOCH_WORKERS overrides). */
 export function defaultWorkers(): number {
@@ -40,9 +42,7 @@ export function parseWorkers(s: string): number {
 /** A query's output on its way from a worker to the response. */
 class Output {
   readonly readable: ReadableStream<Uint8Array>;
-  private chunks: Uint8Array[] = [];
-  private waiting: (() => void) | null = null;
-  private ended = false;
+  private queue = new ChunkQueue();
   /** Bytes read by the client but not yet credited to the worker. */
   private unacked = 0;
   started!: () => void;
@@ -61,51 +61,40 @@ class Output {
   }
 
   private async pull(c: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
-    while (this.chunks.length === 0 && !this.ended) {
-      await new Promise<void>((r) => (this.waiting = r));
-    }
-    const chunk = this.chunks.shift();
-    if (chunk === undefined) {
+    let chunk;
+    try {
+      chunk = await this.queue.take();
+    } catch (e) {
       // A worker that died mid-query breaks the response off rather than end it short.
-      if (this.broken !== null) c.error(this.broken);
-      else c.close();
+      c.error(e);
+      return;
+    }
+    if (chunk === null) {
+      c.close();
       return;
     }
     c.enqueue(chunk);
     this.unacked += chunk.length;
     // Credit in steps, and whenever the client has caught up.
-    if (this.unacked >= OUTPUT_WINDOW / 4 || this.chunks.length === 0) {
+    if (this.unacked >= OUTPUT_WINDOW / 4 || this.queue.length === 0) {
       this.worker.send({ type: "credit", id: this.id, bytes: this.unacked });
       this.unacked = 0;
     }
   }
 
-  private wake(): void {
-    const w = this.waiting;
-    this.waiting = null;
-    w?.();
-  }
-
   push(chunk: Uint8Array): void {
-    this.chunks.push(chunk);
-    this.wake();
+    this.queue.push(chunk);
   }
 
   end(): void {
-    this.ended = true;
     this.failed(new LochError("internal", "query worker ended the query before it started"));
-    this.wake();
+    this.queue.end();
   }
-
-  /** Why the output broke off (its worker died), or null. */
-  private broken: Error | null = null;
 
   /** The worker died: the output stops here (a started response is broken off). */
   abort(e: Error): void {
     this.failed(e);
-    this.broken = e;
-    this.ended = true;
-    this.wake();
+    this.queue.end(e);
   }
 }
 
@@ -123,7 +112,7 @@ class LoadTask {
   ahead = 0;
   private resolve!: (r: LoadedObjects) => void;
   private reject!: (e: Error) => void;
-  private wake: (() => void) | null = null;
+  private wakeup = new Wakeup();
 
   constructor() {
     this.result = new Promise((resolve, reject) => {
@@ -135,29 +124,23 @@ class LoadTask {
   done(r: LoadedObjects): void {
     this.settled = true;
     this.resolve(r);
-    this.resume();
+    this.wakeup.wake();
   }
 
   fail(e: Error): void {
     this.settled = true;
     this.reject(e);
-    this.resume();
+    this.wakeup.wake();
   }
 
   credit(bytes: number): void {
     this.ahead -= bytes;
-    this.resume();
+    this.wakeup.wake();
   }
 
   /** Settles once the worker has read more (or the load has ended). */
   waitCredit(): Promise<void> {
-    return new Promise((r) => (this.wake = r));
-  }
-
-  private resume(): void {
-    const w = this.wake;
-    this.wake = null;
-    w?.();
+    return this.wakeup.wait();
   }
 }
 

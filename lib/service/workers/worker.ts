@@ -14,6 +14,8 @@ import { poolById } from "../../lake/pools.ts";
 import { preloadMetadata, warmUp } from "../../lake/warmup.ts";
 import { withTypeBindings } from "../../zed/context.ts";
 import { startQuery } from "../query.ts";
+import { Wakeup } from "../wakeup.ts";
+import { ChunkQueue } from "./chunks.ts";
 import {
   type FromWorker,
   type LoadJob,
@@ -34,24 +36,18 @@ class Running {
   readonly gone = new AbortController();
   /** Bytes sent minus bytes the client has read. */
   ahead = 0;
-  private wake: (() => void) | null = null;
+  private wakeup = new Wakeup();
 
   constructor(readonly id: number) {}
 
   credit(bytes: number): void {
     this.ahead -= bytes;
-    this.resume();
+    this.wakeup.wake();
   }
 
   cancel(): void {
     this.gone.abort();
-    this.resume();
-  }
-
-  resume(): void {
-    const w = this.wake;
-    this.wake = null;
-    w?.();
+    this.wakeup.wake();
   }
 
   readonly sink = async (chunk: Uint8Array): Promise<void> => {
@@ -59,47 +55,19 @@ class Running {
     const copy = chunk.slice();
     this.ahead += copy.length;
     scope.postMessage({ type: "data", id: this.id, chunk: copy }, [copy.buffer]);
-    while (this.ahead > OUTPUT_WINDOW && !this.gone.signal.aborted) {
-      await new Promise<void>((r) => (this.wake = r));
-    }
+    while (this.ahead > OUTPUT_WINDOW && !this.gone.signal.aborted) await this.wakeup.wait();
   };
 }
 
 /** A load's body as it arrives from the server, read as an async iterator. */
 class IncomingBody implements AsyncIterator<Uint8Array> {
-  private chunks: Uint8Array[] = [];
-  private ended = false;
-  private error: Error | null = null;
-  private wake: (() => void) | null = null;
+  readonly queue = new ChunkQueue();
 
   constructor(readonly id: number) {}
 
-  push(chunk: Uint8Array): void {
-    this.chunks.push(chunk);
-    this.resume();
-  }
-
-  end(error: Error | null): void {
-    this.ended = true;
-    this.error = error;
-    this.resume();
-  }
-
-  private resume(): void {
-    const w = this.wake;
-    this.wake = null;
-    w?.();
-  }
-
   async next(): Promise<IteratorResult<Uint8Array>> {
-    while (this.chunks.length === 0 && !this.ended) {
-      await new Promise<void>((r) => (this.wake = r));
-    }
-    const chunk = this.chunks.shift();
-    if (chunk === undefined) {
-      if (this.error !== null) throw this.error;
-      return { done: true, value: undefined };
-    }
+    const chunk = await this.queue.take();
+    if (chunk === null) return { done: true, value: undefined };
     scope.postMessage({ type: "body-credit", id: this.id, bytes: chunk.length });
     return { done: false, value: chunk };
   }
@@ -166,13 +134,13 @@ scope.onmessage = (e) => {
       load(m.id, m.job);
       break;
     case "body":
-      bodies.get(m.id)?.push(m.chunk);
+      bodies.get(m.id)?.queue.push(m.chunk);
       break;
     case "body-end":
-      bodies.get(m.id)?.end(null);
+      bodies.get(m.id)?.queue.end();
       break;
     case "body-error":
-      bodies.get(m.id)?.end(new Error(m.message));
+      bodies.get(m.id)?.queue.end(new Error(m.message));
       break;
     case "query":
       run(m.id, m.job);
