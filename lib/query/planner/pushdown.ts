@@ -12,7 +12,8 @@ import type { Scope } from "../compiler/scope.ts";
 import { fieldPathOf } from "../compiler/demand.ts";
 import type { OpFactory } from "../runtime/op.ts";
 import { compileVectorFilter } from "../vector/filter.ts";
-import { type VectorAggregate, type VectorKey, VectorSummarize } from "../vector/summarize.ts";
+import { type VectorAggregate, VectorSummarize } from "../vector/summarize.ts";
+import type { VectorKey } from "../vector/derive.ts";
 import { exprFields } from "../compiler/demand.ts";
 
 export type Pushdown =

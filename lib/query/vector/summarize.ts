@@ -14,9 +14,7 @@ import type { Aggregator } from "../aggregates/registry.ts";
 import { valueKey } from "../aggregates/value-key.ts";
 import type { Summarize } from "../ops/summarize.ts";
 import { MISSING, TRUE } from "../runtime/values.ts";
-import { Field, type Type } from "../../zed/types.ts";
-import { zctx } from "../../zed/context.ts";
-import type { Expr } from "../runtime/expr.ts";
+import type { Type } from "../../zed/types.ts";
 import { type Body, Value } from "../../zed/value.ts";
 import {
   ABSENT,
@@ -31,36 +29,9 @@ import { typeId } from "../expr/coerce.ts";
 import type { TypeIndex } from "./codes.ts";
 import type { VectorFilter } from "./filter.ts";
 import type { ColumnarObject, ColumnRef } from "./object.ts";
+import { type Codes, Deriver, type VectorKey } from "./derive.ts";
 import { lookupPath } from "./paths.ts";
 import { dictHistogram } from "./histogram.ts";
-
-/**
- * A group key over columns: a field path's values, or an expression of one
- * top-level field (`bucket(ts, 1m)`), which derive gives for a record
- * holding just that field (empty where a row lacks it).
- */
-export interface VectorKey {
-  path: string[];
-  derive: Expr | null;
-  /** The derivation's text (its syntax tree), naming it in the memo of derived codes. */
-  id?: string;
-}
-
-/** A derivation as a function of its field's value, and its id. */
-interface Deriver {
-  fn: (v: Value) => Value;
-  id: string;
-}
-
-type Codes = { code: Int32Array; values: Value[] };
-
-/**
- * Derived codes of whole columns, by column (of an object's cached metadata) and
- * derivation: a repeated query (a histogram's buckets) derives no value
- * twice. Kept only when the derived values' types are primitive (or errors of them), so none
- * names a type of one request's own.
- */
-const derivedMemo = new WeakMap<ColumnRef, Map<string, Codes>>();
 
 /** An aggregate over columns: its argument's path (none for count()) and where clause. */
 export interface VectorAggregate {
@@ -172,10 +143,14 @@ export interface PreparedGroups {
 }
 
 export class VectorSummarize {
+  private derivers: (Deriver | null)[];
+
   constructor(
     private keys: VectorKey[],
     private aggs: VectorAggregate[],
-  ) {}
+  ) {
+    this.derivers = keys.map(Deriver.of);
+  }
 
   /** Whether some aggregate depends on the order of its values. */
   get orderSensitive(): boolean {
@@ -220,9 +195,7 @@ export class VectorSummarize {
       if (pv === null) return null;
       keyValues.push(pv);
     }
-    const derive = this.keys.map((k) =>
-      k.derive === null ? null : { fn: deriver(k.path[0], k.derive), id: k.id ?? "" }
-    );
+    const derive = this.derivers;
     const args: (PathValues | null)[] = [];
     const wheres: (Uint8Array | null)[] = [];
     for (const a of this.aggs) {
@@ -244,7 +217,14 @@ export class VectorSummarize {
       a.where === null && (a.path === null || args[j]!.vectors.length === 0)
     );
     const p = keyValues.every((k) => k.vectors.length === 0)
-      ? oneGroup(o.rows, sel, derive.map((d) => d?.fn(MISSING) ?? MISSING), args, wheres, sizesOnly)
+      ? oneGroup(
+        o.rows,
+        sel,
+        derive.map((d) => d?.derive(MISSING) ?? MISSING),
+        args,
+        wheres,
+        sizesOnly,
+      )
       : groupRows(o.rows, sel, keyValues, derive, args, wheres, sizesOnly);
     if (p !== null) {
       p.fed = this.aggs.map((a, j) => ORDER_SENSITIVE.has(a.name) ? fedKeys(p, j) : null);
@@ -340,24 +320,6 @@ function countInto(op: Summarize, aggs: Aggregator[], j: number, n: number): voi
   else for (let k = 0; k < n; k++) op.feed(aggs, j, TRUE);
 }
 
-/**
- * A key's derivation as a function of its field's value (MISSING where a
- * row lacks the field): the expression over a record of just that field.
- */
-function deriver(field: string, expr: Expr): (v: Value) => Value {
-  const empty = new Value(zctx.lookupRecord([]), []);
-  const stubs = new Map<Type, Type>();
-  return (v) => {
-    if (v === MISSING) return expr(empty);
-    let t = stubs.get(v.type);
-    if (t === undefined) {
-      t = zctx.lookupRecord([new Field(field, v.type)]);
-      stubs.set(v.type, t);
-    }
-    return expr(new Value(t, [v.body]));
-  };
-}
-
 /** The selected rows as one group, of keys missing from every row (derived from missing). */
 function oneGroup(
   rows: number,
@@ -415,7 +377,10 @@ function groupRows(
   const groupKeys: Value[][] = [];
   const codes = keyValues.map((pv, k) => {
     const d = derive[k];
-    return d === null ? keyCodes(pv, rows, sel) : derivedKeyCodes(pv, d, rows, sel);
+    if (d === null) return keyCodes(pv, rows, sel);
+    // A lone column's derived codes are kept with it (made for every row, then).
+    const ref = pv.vectors.length === 1 && pv.col === null ? pv.refs[0] : null;
+    return d.codes(ref, rows, (all) => keyCodes(pv, rows, all ? null : sel));
   });
   let groups = 0;
   if (codes.length === 0) {
@@ -533,7 +498,7 @@ function keyCodes(
   pv: PathValues,
   rows: number,
   sel: Uint8Array | null,
-): { code: Int32Array; values: Value[] } {
+): Codes {
   const code = new Int32Array(rows);
   const values: Value[] = [MISSING];
   const base = pv.vectors.map((v) => {
@@ -568,50 +533,6 @@ function keyCodes(
       code[i] = distinctCode(v, i, seen[c], values);
     }
   }
-  return { code, values };
-}
-
-/** A derived key's codes: from the memo, or made (for every row of a lone column, to be kept). */
-function derivedKeyCodes(pv: PathValues, d: Deriver, rows: number, sel: Uint8Array | null): Codes {
-  const only = pv.vectors.length === 1 && pv.col === null && d.id !== "" ? pv.refs[0] : null;
-  if (only === null) return derivedCodes(keyCodes(pv, rows, sel), d.fn, rows);
-  let byId = derivedMemo.get(only);
-  const known = byId?.get(d.id);
-  if (known !== undefined) return known;
-  const c = derivedCodes(keyCodes(pv, rows, null), d.fn, rows);
-  if (c.values.every((v) => unnamed(v.type))) {
-    if (byId === undefined) derivedMemo.set(only, byId = new Map());
-    byId.set(d.id, c);
-  }
-  return c;
-}
-
-/** A primitive type, or an error of one (as a derivation of a missing field gives). */
-function unnamed(t: Type): boolean {
-  return t.kind === Kind.Primitive || (t.kind === Kind.Error && unnamed(t.inner));
-}
-
-/**
- * Codes of derived keys: each distinct source value's derivation, with
- * equal results (by value) sharing a code.
- */
-function derivedCodes(src: Codes, derive: (v: Value) => Value, rows: number): Codes {
-  const remap = new Int32Array(src.values.length);
-  const values: Value[] = [];
-  const seen = new Map<string, number>();
-  for (let c = 0; c < src.values.length; c++) {
-    const d = derive(src.values[c]);
-    const key = valueKey(d.type, d.body);
-    let n = seen.get(key);
-    if (n === undefined) {
-      n = values.length;
-      values.push(d);
-      seen.set(key, n);
-    }
-    remap[c] = n;
-  }
-  const code = new Int32Array(rows);
-  for (let i = 0; i < rows; i++) code[i] = remap[src.code[i]];
   return { code, values };
 }
 
