@@ -176,9 +176,6 @@ async function rewrite(
       }
     }
     if (buf.length > 0) await flush(buf);
-  } catch (e) {
-    buf.abandon();
-    throw e;
   } finally {
     await writing.catch(() => {});
     await scan.close();

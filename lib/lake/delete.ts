@@ -270,9 +270,6 @@ async function withoutMatches(
         else keep.add(v, key.keyOf(v));
       }
     }
-  } catch (e) {
-    keep.abandon();
-    throw e;
   } finally {
     await scan.close();
   }
@@ -280,10 +277,7 @@ async function withoutMatches(
   stats.bytesRead += read.bytesRead;
   stats.recordsRead += read.recordsRead;
   stats.recordsMatched += matched;
-  if (matched === 0) {
-    keep.abandon();
-    return null;
-  }
+  if (matched === 0) return null;
   return keep;
 }
 

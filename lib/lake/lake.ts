@@ -6,7 +6,7 @@ import { LochError } from "../errors.ts";
 import { Catalog } from "./catalog/catalog.ts";
 import { type KSUID, toBase62 } from "./ksuid.ts";
 import { LocalStorage, type Storage } from "./storage.ts";
-import { columnCacheFromEnv, stopColumnWorkers } from "./columns/mod.ts";
+import { columnCacheFromEnv } from "./columns/mod.ts";
 import { KeyedQueue } from "./queue.ts";
 
 export const CATALOG_FILE = "lake.sqlite";
@@ -82,7 +82,6 @@ export class Lake {
   }
 
   close(): void {
-    stopColumnWorkers();
     this.storage.close?.();
     this.catalog.close();
   }

@@ -129,7 +129,6 @@ export async function writeLoad(
     if (buf.length > 0) await flush(buf);
     await writing;
   } catch (e) {
-    buf.abandon();
     await writing.catch(() => {});
     await removeObjects(lake, pool, written);
     throw e;

@@ -4,11 +4,11 @@
 
 import { ByteWriter } from "../zed/bytes.ts";
 import { ID_INT8, ID_STRING, ID_UINT8, isNumber, type Type, underId } from "../zed/types.ts";
-import type { Value } from "../zed/value.ts";
+import { Value } from "../zed/value.ts";
 import { appendTagged } from "../zed/zcode.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { EncodedValues } from "./columns/build.ts";
-import { ColumnsSession, WORKER_MIN_BYTES, writeColumns } from "./columns/workers.ts";
+import { writeColumns } from "./columns/mod.ts";
 import type { ColumnsManifest } from "./columns/manifest.ts";
 import type { Storage } from "./storage.ts";
 
@@ -16,25 +16,8 @@ import type { Storage } from "./storage.ts";
 const FIRST_CHUNK = 256 << 10;
 const MAX_CHUNK = 16 << 20;
 
-/**
- * A chunk writer whose bytes live in shared memory, so the columns of a big
- * object can be built on another thread without copying them (columns/workers.ts).
- */
-function sharedChunk(size: number): ByteWriter {
-  const w = new ByteWriter(0);
-  w.buf = new Uint8Array(new SharedArrayBuffer(size));
-  return w;
-}
-
-/** Values sent to a columns session at a time. */
-const SEND_BATCH = 8192;
-
 export class SortBuffer {
-  private chunks: ByteWriter[] = [sharedChunk(FIRST_CHUNK)];
-  /** The columns being built on a worker as values arrive (big buffers), if any. */
-  private session: ColumnsSession | null = null;
-  private noSession = false;
-  private sent = 0;
+  private chunks: ByteWriter[] = [new ByteWriter(FIRST_CHUNK)];
   /** Per value: its chunk, the offset of its tag, the offset of its body, its end. */
   private chunkOf: number[] = [];
   private tagAt: number[] = [];
@@ -52,12 +35,19 @@ export class SortBuffer {
   /** Adds a value; returns the size of its body. */
   add(v: Value, key: Value): number {
     let w = this.chunks[this.chunks.length - 1];
-    if (w.pos >= w.buf.length - 64) {
-      w = sharedChunk(Math.min(MAX_CHUNK, w.buf.length * 2));
-      this.chunks.push(w);
-    }
-    const tag = w.pos;
+    const full = w.buf;
+    let tag = w.pos;
     appendTagged(w, v.type, v.body);
+    if (w.buf !== full && tag > 0) {
+      // It did not fit: rather than the chunk growing (a copy, and up to
+      // twice the memory), it keeps its size and the value starts the next.
+      w.buf = full;
+      w.pos = tag;
+      w = new ByteWriter(Math.min(MAX_CHUNK, full.length * 2));
+      this.chunks.push(w);
+      tag = 0;
+      appendTagged(w, v.type, v.body);
+    }
     const end = w.pos;
     // The tag is a uvarint: bytes with the high bit set, then one without.
     let body = tag;
@@ -68,47 +58,15 @@ export class SortBuffer {
     this.bodyAt.push(body);
     this.endAt.push(end);
     this.types.push(v.type);
-    this.keys.push(key);
+    this.keys.push(typeof key.body === "string" ? ownKey(key) : key);
     const size = end - body;
     this.bodyBytes += size;
-    if (this.bodyBytes >= WORKER_MIN_BYTES && !this.noSession) this.feedSession();
     return size;
   }
 
-  /**
-   * Sends the values so far but the last (which removeLast may take back)
-   * to the columns session, opening it first.
-   */
-  private feedSession(): void {
-    if (this.session === null) {
-      this.session = ColumnsSession.open();
-      if (this.session === null) {
-        this.noSession = true;
-        return;
-      }
-    }
-    const upTo = this.length - 1;
-    if (upTo - this.sent >= SEND_BATCH) {
-      this.session.send(this.encoded(), upTo);
-      this.sent = upTo;
-    }
-  }
-
-  /** Builds (or finishes building) the columns and writes them to path; returns their manifest. */
-  async writeColumns(storage: Storage, path: string, order: Uint32Array): Promise<ColumnsManifest> {
-    const session = this.session;
-    this.session = null;
-    if (session !== null) {
-      const m = await session.finish(this.encoded(), order, path);
-      if (m !== null) return m;
-    }
-    return await writeColumns(storage, path, this.encoded(), order);
-  }
-
-  /** Releases what is held elsewhere for this buffer (when it will not be written). */
-  abandon(): void {
-    this.session?.cancel();
-    this.session = null;
+  /** Builds the columns and writes them to path; returns their manifest. */
+  writeColumns(storage: Storage, path: string, order: Uint32Array): Promise<ColumnsManifest> {
+    return writeColumns(storage, path, this.encoded(), order);
   }
 
   /** Takes back the value added last. */
@@ -180,6 +138,17 @@ export class SortBuffer {
     out.set(nulls, idx.length);
     return out;
   }
+}
+
+/**
+ * A string key that holds no more than its own characters. A string a
+ * parser sliced from its input can keep the whole input text alive in V8
+ * (a 267 MB load held all its text through its keys); adding a character
+ * and slicing it off makes a small flat copy.
+ */
+function ownKey(key: Value): Value {
+  const s = key.body as string;
+  return s.length < 13 ? key : new Value(key.type, (" " + s).slice(1));
 }
 
 const HIGH_UNITS = /[\ud800-\uffff]/;

@@ -14,10 +14,7 @@ export class ByteWriter {
     if (need <= this.buf.length) return;
     let size = Math.max(this.buf.length * 2, 64);
     while (size < need) size *= 2;
-    // Shared memory stays shared (the lake's sort buffers are read by a worker).
-    const b = this.buf.buffer instanceof SharedArrayBuffer
-      ? new Uint8Array(new SharedArrayBuffer(size))
-      : new Uint8Array(size);
+    const b = new Uint8Array(size);
     b.set(this.buf.subarray(0, this.pos));
     this.buf = b;
   }

@@ -1,6 +1,6 @@
 // The columns written with every data object: an Arrow IPC file any Arrow
 // reader opens, whose values (read back as vectors) are the objects' field
-// values, built on this thread or on the worker alike, and made again when
+// values, the same for a big load as built directly, and made again when
 // lost or missing.
 
 import assert from "node:assert/strict";
@@ -186,11 +186,11 @@ Deno.test("columns built as values arrive, then put in order, are those built in
   assert.deepEqual(permuted.prefixes, direct.prefixes);
 });
 
-Deno.test("a big load builds its columns on the worker, the same as on the calling thread", async () => {
+Deno.test("a big load (several buffer chunks) writes the columns built directly from its values", async () => {
   await withLake(async (lake) => {
     const p = keyedPool(lake, "big", "ts");
     const rows: string[] = [];
-    // Past the worker's threshold (4 MB of values).
+    // Past the sort buffer's first chunks (4 MB of values).
     for (let i = 0; i < 30000; i++) {
       rows.push(`{ts:${i},s:"${"v".repeat(200)}${i % 10}",n:${i},tag:"t${i % 4}"}`);
     }

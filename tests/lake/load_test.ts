@@ -267,3 +267,40 @@ Deno.test("load: object files are complete, named by id, with no temporaries lef
     }
   });
 });
+
+Deno.test("load: values bigger than the sort buffer's chunks, first or not, come back whole and in order", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "x");
+    const rows: string[] = [];
+    // 300 KB strings: the first overflows the first chunk alone, later ones
+    // arrive when a chunk is partly full and start the next.
+    for (let i = 0; i < 40; i++) {
+      const big = i % 3 === 0 ? String.fromCharCode(97 + (i % 26)).repeat(300_000) : "s";
+      rows.push(`{x:${40 - i},s:"${big}"}`);
+    }
+    await loadText(lake, p, rows.join("\n"));
+    const out = await lines(lake, "from p | yield {x, n: len(s), c: s[0:1]}");
+    const want = rows.map((_, i) => ({ x: 40 - i, i })).sort((a, b) => a.x - b.x).map(({ x, i }) =>
+      `{x:${x},n:${i % 3 === 0 ? 300000 : 1},c:"${
+        i % 3 === 0 ? String.fromCharCode(97 + (i % 26)) : "s"
+      }"}`
+    );
+    assert.deepEqual(out, want);
+  });
+});
+
+Deno.test("load: string pool keys sort the same as parsed (each key held as its own copy)", async () => {
+  await withLake(async (lake) => {
+    const p = createPool(lake, { name: "s", layout: { order: "desc", keys: [["k"]] } });
+    const keys = [
+      "2018-03-24T17:15:20.865716Z",
+      "a",
+      "2018-03-24T17:15:20.865715Z",
+      "zz",
+      "b".repeat(40),
+    ];
+    await loadText(lake, p, keys.map((k) => JSON.stringify({ k })).join("\n"));
+    const out = await lines(lake, "from s | yield k");
+    assert.deepEqual(out, [...keys].sort().reverse().map((k) => JSON.stringify(k)));
+  });
+});

@@ -27,7 +27,7 @@ export {
   setColumnCacheBudget,
 } from "./reader.ts";
 export { upgradeColumns, writeColumnsOf } from "./upgrade.ts";
-export { startColumnWorker, stopColumnWorkers, writeColumns } from "./workers.ts";
+export { writeColumns } from "./write.ts";
 export { columnProbe } from "./probe.ts";
 export { valuesFromColumns } from "./materialize.ts";
 

@@ -6,7 +6,7 @@
 
 import { openReader } from "../../formats/detect.ts";
 import { ByteInput } from "../../formats/io.ts";
-import { columnCache, columnCacheFromEnv, startColumnWorker } from "../../lake/columns/mod.ts";
+import { columnCache, columnCacheFromEnv } from "../../lake/columns/mod.ts";
 import { Lake } from "../../lake/lake.ts";
 import { writeLoad } from "../../lake/load.ts";
 import { objectRecord } from "../../lake/objects.ts";
@@ -184,12 +184,6 @@ async function warmResponses(lake: Lake, queries: readonly string[]): Promise<vo
   }
 }
 
-// The worker's name says whether to warm up first ("warm") or not. The first
-// worker, which takes loads when the server is not busy, then also starts
-// the thread that builds big loads' columns (after the warm-up, whose lake's
-// closing would stop it), so the first big load does not wait for it.
-if (scope.name.endsWith(":warm")) {
-  await warmUp(3, warmResponses);
-  if (scope.name.startsWith("loch-worker-0:")) startColumnWorker();
-}
+// The worker's name says whether to warm up first ("warm") or not.
+if (scope.name.endsWith(":warm")) await warmUp(3, warmResponses);
 scope.postMessage({ type: "ready" });
