@@ -17,7 +17,7 @@
 
 import { parseArgs } from "node:util";
 import { isoMicros, KEYWORD, replicate, settledBytes, tsSpan, zeekFiles } from "./lake.ts";
-import { drain, ms, percentile, runQueryOnce, ServerProcess } from "./httpclient.ts";
+import { drain, fileBody, ms, percentile, runQueryOnce, ServerProcess } from "./httpclient.ts";
 import { join } from "./path.ts";
 import { repoRoot } from "./util.ts";
 
@@ -146,12 +146,11 @@ async function loadFiles(base: string, files: string[]): Promise<number> {
   );
   const t0 = performance.now();
   for (const f of files) {
-    const fh = await Deno.open(f);
     await drain(
       await fetch(`${base}/pool/${POOL}/branch/main`, {
         method: "POST",
         headers: { Accept: "application/json" },
-        body: fh.readable,
+        body: await fileBody(f),
       }),
       `load ${f}`,
     );

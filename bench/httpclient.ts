@@ -229,3 +229,14 @@ export class LongClient {
     })();
   }
 }
+
+/**
+ * A file as a request body the way curl --data-binary, Python's requests
+ * and the Go CLI send one: whole, with its length. (Deno's fetch streaming a
+ * file sends it chunked with small writes that wait ~40 ms for the server's
+ * delayed ACK, to Zed and loch alike: a client's artifact, not a server's
+ * time.)
+ */
+export function fileBody(path: string): Promise<Uint8Array> {
+  return Deno.readFile(path);
+}

@@ -28,7 +28,7 @@ import {
   tsSpan,
   zeekFiles,
 } from "./lake.ts";
-import { drain, ms, ServerProcess } from "./httpclient.ts";
+import { drain, fileBody, ms, ServerProcess } from "./httpclient.ts";
 import { join } from "./path.ts";
 import { median, repoRoot } from "./util.ts";
 
@@ -213,8 +213,7 @@ async function loadPools(s: Server, files: string[]): Promise<number[]> {
     );
     const t0 = performance.now();
     for (const f of files) {
-      const fh = await Deno.open(f);
-      await post(s.url, `/pool/${p.name}/branch/main`, fh.readable, {
+      await post(s.url, `/pool/${p.name}/branch/main`, await fileBody(f), {
         Accept: "application/json",
       });
     }
