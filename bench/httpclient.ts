@@ -237,6 +237,6 @@ export class LongClient {
  * delayed ACK, to Zed and loch alike: a client's artifact, not a server's
  * time.)
  */
-export function fileBody(path: string): Promise<Uint8Array> {
+export function fileBody(path: string): Promise<Uint8Array<ArrayBuffer>> {
   return Deno.readFile(path);
 }
