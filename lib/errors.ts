@@ -8,6 +8,14 @@ export type ErrorKind =
   | "not found"
   /** A name or state conflicts with what exists (HTTP 409). */
   | "conflict"
+  /** The request is refused: not allowed from where it came (HTTP 403). */
+  | "forbidden"
+  /** The request or its input is bigger than allowed (HTTP 413). */
+  | "too large"
+  /** A server the request named (a `get` URL) failed or did not answer (HTTP 502). */
+  | "upstream"
+  /** The server is at a limit it keeps (connections, queued queries); try later (HTTP 503). */
+  | "unavailable"
   /** A bug or an environment failure (HTTP 500). */
   | "internal";
 

@@ -28,6 +28,8 @@ async function query(req: Request, ctx: RouteContext): Promise<Response> {
     head: { pool, branch },
     onQuery: ctx.service.onQuery,
     pool: ctx.service.pool,
+    access: ctx.service.access,
+    signal: req.signal,
   }, ctx.headers);
 }
 

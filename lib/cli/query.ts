@@ -7,6 +7,7 @@ import {
   compileQuery,
   isFromQuery,
   isYieldQuery,
+  LOCAL_ACCESS,
   NULL,
   openSources,
   runQuery,
@@ -117,7 +118,7 @@ export async function queryCommand(args: string[]): Promise<number> {
   const readers: ValueReader[] = nullInput
     ? [new ValuesReader([NULL])]
     : paths.map((p) => inputReader(p, flags.i as string, counters));
-  readers.push(...openSources(query.sources, { allowFiles: true }));
+  readers.push(...openSources(query.sources, LOCAL_ACCESS));
   await withStdoutWriter(output, undefined, (w) => runQuery(query, readers, w));
   if (flags.s) {
     // Files have no pushed-down filter: every value read is a match.

@@ -52,6 +52,14 @@ export const serveCommand = command({
       help: "allowed CORS origin; repeatable; *.domain allows subdomains (default *)",
     },
     {
+      name: "allow-get",
+      kind: "string",
+      arg: "prefix",
+      multi: true,
+      help: "let queries' get sources fetch URLs under prefix (e.g. https://data.example.com/); " +
+        "repeatable; none by default",
+    },
+    {
       name: "log-level",
       kind: "string",
       arg: "level",
@@ -102,6 +110,7 @@ export const serveCommand = command({
       rawAccept: rawAcceptRoutes,
       workers,
       warmWorkers: flags.warmup !== false,
+      allowGet: allowGetPrefixes(flags["allow-get"] as string[] | undefined),
     });
     // The first queries after a start run compiled code rather than cold
     // code, over metadata already in memory: the workers' (which warm up
@@ -164,4 +173,14 @@ async function upgradeInBackground(lake: Lake, log: Logger, signal: AbortSignal)
   } catch (e) {
     log.error(e);
   }
+}
+
+/** The -allow-get prefixes, each an absolute http(s) URL. */
+function allowGetPrefixes(given: string[] | undefined): string[] {
+  return (given ?? []).map((p) => {
+    if (!URL.canParse(p) || !/^https?:$/.test(new URL(p).protocol)) {
+      throw new UsageError(`-allow-get: not an http(s) URL: ${p}`);
+    }
+    return p;
+  });
 }

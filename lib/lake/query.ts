@@ -2,7 +2,13 @@
 // scans or meta-query results; a program without `from` reads `from HEAD`.
 
 import type { ValueReader, ValueWriter } from "../formats/io.ts";
-import { type ast, type CompiledQuery, compileQuery, runQuery } from "../query/mod.ts";
+import {
+  type ast,
+  type CompiledQuery,
+  compileQuery,
+  runQuery,
+  type SourceAccess,
+} from "../query/mod.ts";
 import type { Lake } from "./lake.ts";
 import { newScanStats, type ScanStats } from "./scan.ts";
 import { type Head, openLakeSource } from "./sources.ts";
@@ -19,8 +25,8 @@ export interface LakeQueryOptions {
   head?: Head;
   /** Receives the counters of the query's scans (also returned). */
   stats?: ScanStats;
-  /** Whether `file` sources may read local files: the CLI's choice; never for the service. */
-  allowFiles?: boolean;
+  /** What `file` and `get` sources may read (default: nothing; the CLI: everything). */
+  access?: SourceAccess;
   /** Stops the work sources do on their own (a sort or summarize they perform) when aborted. */
   signal?: AbortSignal;
 }
@@ -47,7 +53,7 @@ export function prepareLakeQuery(
     openLakeSource(lake, plan, {
       head: opts.head,
       stats,
-      allowFiles: opts.allowFiles,
+      access: opts.access,
       signal: opts.signal,
     })
   );

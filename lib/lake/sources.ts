@@ -12,9 +12,11 @@ import {
   filterOne,
   globToRegexp,
   LimitReader,
+  NO_ACCESS,
   openFileSource,
   OpReader,
   type Pushdown,
+  type SourceAccess,
   type SourcePlan,
   TRUE,
   type VectorFilter,
@@ -58,8 +60,8 @@ export interface SourceOptions {
   head?: Head;
   /** Scans add what they read here. */
   stats?: ScanStats;
-  /** Whether `file` sources may read local files (the CLI) or not (the service; the default). */
-  allowFiles?: boolean;
+  /** What `file` and `get` sources may read (default: nothing; the CLI: everything). */
+  access?: SourceAccess;
   /** Stops what sources do on their own (sorting, summarizing) when aborted. */
   signal?: AbortSignal;
 }
@@ -78,7 +80,7 @@ export function openLakeSource(
       return new ValuesReader([], null);
     case "File":
     case "HTTP":
-      return openFileSource(src, plan.filter, { allowFiles: opts.allowFiles ?? false });
+      return openFileSource(src, plan.filter, opts.access ?? NO_ACCESS, opts.signal);
   }
 }
 

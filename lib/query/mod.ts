@@ -16,7 +16,16 @@ export { fieldPathOf } from "./compiler/demand.ts";
 export type { Pushdown } from "./planner/pushdown.ts";
 export { type ChannelWriter, type RunOptions, runQuery } from "./run.ts";
 export { isFromQuery, isYieldQuery } from "./compiler/inputs.ts";
-export { openFileSource, openSources } from "./sources.ts";
+export {
+  LOCAL_ACCESS,
+  NO_ACCESS,
+  openFileSource,
+  openSources,
+  openURLSources,
+  SERVICE_FETCH_TIMEOUT_MS,
+  type SourceAccess,
+  urlAllowed,
+} from "./sources.ts";
 export { parseByteSize, setMemoryBudget } from "./spill/config.ts";
 export type { Expr } from "./runtime/expr.ts";
 export { Collector, type Op, type OpFactory } from "./runtime/op.ts";

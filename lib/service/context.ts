@@ -3,6 +3,7 @@
 import type { ValueReader } from "../formats/io.ts";
 import type { Lake } from "../lake/lake.ts";
 import type { ScanStats } from "../lake/scan.ts";
+import type { SourceAccess } from "../query/mod.ts";
 import type { EventHub } from "./events.ts";
 import type { WorkerPool } from "./workers/pool.ts";
 
@@ -25,6 +26,8 @@ export interface Service {
   onQuery?: (run: QueryRun) => void;
   /** The query workers (null: queries run on the server's thread). */
   pool: WorkerPool | null;
+  /** What queries' `get` and `file` sources may read (absent: nothing). */
+  access?: SourceAccess;
 }
 
 export interface RouteContext {

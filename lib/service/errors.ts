@@ -11,6 +11,10 @@ const STATUS: Record<ErrorKind, number> = {
   invalid: 400,
   "not found": 404,
   conflict: 409,
+  forbidden: 403,
+  "too large": 413,
+  upstream: 502,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -18,6 +22,10 @@ const KIND: Record<ErrorKind, string> = {
   invalid: "invalid operation",
   "not found": "item does not exist",
   conflict: "conflict with pending operation",
+  forbidden: "forbidden",
+  "too large": "invalid operation",
+  upstream: "",
+  unavailable: "",
   internal: "",
 };
 

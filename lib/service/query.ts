@@ -18,7 +18,13 @@ import type { Lake } from "../lake/lake.ts";
 import { prepareLakeQuery } from "../lake/query.ts";
 import type { ScanStats } from "../lake/scan.ts";
 import type { Head } from "../lake/sources.ts";
-import { type ChannelWriter, runQuery } from "../query/mod.ts";
+import {
+  type ChannelWriter,
+  NO_ACCESS,
+  openURLSources,
+  runQuery,
+  type SourceAccess,
+} from "../query/mod.ts";
 import { zctx } from "../zed/context.ts";
 import { Field, type Type, TypeInt64, TypeString, TypeTime } from "../zed/types.ts";
 import { type Batch, Value } from "../zed/value.ts";
@@ -42,12 +48,16 @@ class ResponseStream {
         this.controller = c;
       },
       pull: () => this.wakeup.wake(),
-      cancel: () => {
-        this.cancelled = true;
-        this.gone.abort(new ClientGone());
-        this.wakeup.wake();
-      },
+      cancel: () => this.clientGone(),
     }, new ByteLengthQueuingStrategy({ highWaterMark }));
+  }
+
+  /** The client went away (cancelled the body, or disconnected before it began). */
+  clientGone(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.gone.abort(new ClientGone());
+    this.wakeup.wake();
   }
 
   readonly sink: Sink = async (chunk) => {
@@ -78,6 +88,10 @@ export interface QueryOptions {
   onQuery?: (run: QueryRun) => void;
   /** Runs queries on worker threads; null or absent: on this thread. */
   pool?: WorkerPool | null;
+  /** What `get` and `file` sources may read (default: nothing). */
+  access?: SourceAccess;
+  /** Aborts when the client goes away (the request's signal). */
+  signal?: AbortSignal;
 }
 
 /** Runs a query for a response in `format`. Throws (before any output) for request errors. */
@@ -96,10 +110,12 @@ export async function queryResponse(
       format,
       ctrl: opts.ctrl,
       head: opts.head,
-    });
+      access: opts.access,
+    }, opts.signal);
   } else {
     const stream = new ResponseStream();
-    const run = startQuery(lake, text, format, opts, stream.sink, stream.gone.signal);
+    opts.signal?.addEventListener("abort", () => stream.clientGone(), { once: true });
+    const run = await startQuery(lake, text, format, opts, stream.sink, stream.gone.signal);
     opts.onQuery?.(run);
     run.done.then(() => stream.close());
     body = stream.readable;
@@ -111,18 +127,28 @@ export async function queryResponse(
 /**
  * Starts a query whose output, in `format`, goes to sink; the query stops
  * when signal aborts (its client went away). Throws (before any output) for
- * request errors; a later failure is reported in the output (with ctrl) or
- * ends it.
+ * request errors, a URL a source fetches that fails among them; a later
+ * failure is reported in the output (with ctrl) or ends it.
  */
-export function startQuery(
+export async function startQuery(
   lake: Lake,
   text: string,
   format: string,
-  opts: { head?: Head; ctrl: boolean },
+  opts: { head?: Head; ctrl: boolean; access?: SourceAccess },
   sink: Sink,
   signal: AbortSignal,
-): QueryRun {
-  const prepared = prepareLakeQuery(lake, text, { head: opts.head, signal });
+): Promise<QueryRun> {
+  const prepared = prepareLakeQuery(lake, text, {
+    head: opts.head,
+    signal,
+    access: opts.access ?? NO_ACCESS,
+  });
+  try {
+    await openURLSources(prepared.readers);
+  } catch (e) {
+    for (const r of prepared.readers) await r.close?.().catch(() => {});
+    throw e;
+  }
   const ctrl = opts.ctrl && (format === "zjson" || format === "zng");
   const out = new QueryOutput(format, sink, ctrl, prepared.stats);
   const run = async () => {

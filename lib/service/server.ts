@@ -14,7 +14,7 @@ import { EventHub } from "./events.ts";
 import { negotiate } from "./mime.ts";
 import { Router } from "./router.ts";
 import { Logger, type LogLevel } from "./log.ts";
-import { enterWork, shareEventLoop } from "../query/mod.ts";
+import { enterWork, SERVICE_FETCH_TIMEOUT_MS, shareEventLoop } from "../query/mod.ts";
 import { withTypeBindings } from "../zed/context.ts";
 import { defaultWorkers, WorkerPool } from "./workers/pool.ts";
 
@@ -41,6 +41,8 @@ export interface ServeOptions {
   warmWorkers?: boolean;
   /** Another server's workers to use (the warm-up's); not stopped at shutdown. */
   pool?: WorkerPool | null;
+  /** URL prefixes queries' `get` sources may fetch (default none). */
+  allowGet?: string[];
 }
 
 const ROOT_PAGE = `<!DOCTYPE html>
@@ -69,6 +71,7 @@ export class LakeServer {
       events: new EventHub(opts.lake, { keepAliveMs: opts.eventKeepAliveMs }),
       version: opts.version,
       onQuery: opts.onQuery,
+      access: { files: false, urls: opts.allowGet ?? [], timeoutMs: SERVICE_FETCH_TIMEOUT_MS },
       pool: opts.pool !== undefined
         ? opts.pool
         : workers > 0

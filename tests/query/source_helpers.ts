@@ -1,6 +1,6 @@
 // Running queries with `file`/`get` sources in tests: the query's sources are
-// opened as `loch query` opens them (or as the service does, allowFiles
-// false), an optional ZSON input feeds the caller's port, and the output is
+// opened as `loch query` opens them (or with the access the service gives),
+// an optional ZSON input feeds the caller's port, and the output is
 // one-line ZSON.
 
 import assert from "node:assert/strict";
@@ -10,13 +10,13 @@ import { ZsonReader } from "../../lib/formats/zson/reader.ts";
 import { ZsonWriter } from "../../lib/formats/zson/writer.ts";
 import { compileQuery } from "../../lib/query/compiler/compile.ts";
 import { runQuery } from "../../lib/query/run.ts";
-import { openSources } from "../../lib/query/sources.ts";
+import { LOCAL_ACCESS, openSources, type SourceAccess } from "../../lib/query/sources.ts";
 
 export interface RunOptions {
   /** ZSON fed to the query's own input (as stdin is to `loch query ... -`). */
   input?: string;
-  /** Default true (the command line). */
-  allowFiles?: boolean;
+  /** Default: the command line's (files and any URL). */
+  access?: SourceAccess;
 }
 
 export async function run(text: string, opts: RunOptions = {}): Promise<string[]> {
@@ -26,7 +26,7 @@ export async function run(text: string, opts: RunOptions = {}): Promise<string[]
     const bytes = new TextEncoder().encode(opts.input);
     readers.push(new ZsonReader(new TextInput(ByteInput.fromBytes(bytes))));
   }
-  readers.push(...openSources(q.sources, { allowFiles: opts.allowFiles ?? true }));
+  readers.push(...openSources(q.sources, opts.access ?? LOCAL_ACCESS));
   let out = "";
   const decoder = new TextDecoder();
   const writer = new ZsonWriter((c) => {

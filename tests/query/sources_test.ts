@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { compileQuery } from "../../lib/query/compiler/compile.ts";
-import { openSources } from "../../lib/query/sources.ts";
+import { NO_ACCESS, openSources, urlAllowed } from "../../lib/query/sources.ts";
 import { closedPort, withFixtureServer } from "./fixture_server.ts";
 import { fails, gzip, run, withFiles } from "./source_helpers.ts";
 
@@ -80,7 +80,7 @@ Deno.test("file: a filter after the source is applied to it", async () => {
 
 Deno.test("file: refused where local files are not allowed (the service)", async () => {
   await withFiles(FILES, async (dir) => {
-    const refused = { allowFiles: false, kind: "invalid" as const };
+    const refused = { access: { files: false, urls: "any" as const }, kind: "invalid" as const };
     await fails(`file ${dir}/in.zson`, `${dir}/in.zson: scheme "file" not allowed`, refused);
     await fails(
       `file file://${dir}/in.zson`,
@@ -97,7 +97,7 @@ Deno.test("file: refused where local files are not allowed (the service)", async
     );
     // The refusal happens when the sources are opened, not on first read.
     assert.throws(
-      () => openSources(compileQuery(`file ${dir}/in.zson`).sources, { allowFiles: false }),
+      () => openSources(compileQuery(`file ${dir}/in.zson`).sources, NO_ACCESS),
       /scheme "file" not allowed/,
     );
     // Allowed, a file: URL is a local path.
@@ -148,7 +148,7 @@ Deno.test("get: errors for statuses other than 200 and unreachable hosts", async
     await fails(`get ${url}/missing`, `${url}/missing: file does not exist`, {
       kind: "not found",
     });
-    await fails(`get ${url}/boom`, `${url}/boom: 500 Internal Server Error`, { kind: "internal" });
+    await fails(`get ${url}/boom`, `${url}/boom: 500 Internal Server Error`, { kind: "upstream" });
     await fails(`get ${url}/tea`, `${url}/tea: 418 I'm a teapot`);
     await fails(`get ${url}/empty`, `${url}/empty: 204 No Content`);
     await fails(`get ${url}/bad`, new RegExp(`^${url}/bad: format detection error`));
@@ -159,15 +159,95 @@ Deno.test("get: errors for statuses other than 200 and unreachable hosts", async
   await fails(
     `get ${u}`,
     `${u}: Get "${u}": dial tcp 127.0.0.1:${port}: connect: connection refused`,
-    { kind: "internal" },
+    { kind: "upstream" },
   );
 });
 
-Deno.test("get: allowed where local files are not", async () => {
-  await withFixtureServer({ "/in.zson": { body: "{a:1}\n" } }, async ({ url }) => {
-    assert.deepEqual(await run(`get ${url}/in.zson`, { allowFiles: false }), ["{a:1}"]);
-    assert.deepEqual(await run(`file ${url}/in.zson`, { allowFiles: false }), ["{a:1}"]);
+Deno.test("get: a prefix allows a URL with its origin and a path under the prefix's", () => {
+  const allow = ["http://127.0.0.1:8000/data/", "https://example.com"];
+  assert.ok(urlAllowed("http://127.0.0.1:8000/data/x.json", allow));
+  assert.ok(urlAllowed("https://example.com/anything", allow));
+  assert.ok(urlAllowed("https://user@example.com/x", allow), "userinfo is not the origin");
+  for (
+    const refused of [
+      "http://127.0.0.1:8000/database",
+      "http://127.0.0.1:8001/data/x",
+      "https://127.0.0.1:8000/data/x",
+      "https://example.com.evil.org/x",
+      "https://example.com@evil.org/x",
+      "not a url",
+    ]
+  ) assert.ok(!urlAllowed(refused, allow), refused);
+  assert.ok(!urlAllowed("http://127.0.0.1:8000/data/x", []), "no prefixes, nothing");
+  assert.ok(urlAllowed("http://anything/", "any"));
+});
+
+Deno.test("get: only URLs under the allowed prefixes are fetched, redirects included", async () => {
+  const files = {
+    "/open/in.zson": { body: "{a:1}\n" },
+    "/open/hop": { body: null, status: 302, headers: { location: "/open/in.zson" } },
+    "/open/out": { body: null, status: 302, headers: { location: "/secret" } },
+    "/secret": { body: "{secret:1}\n" },
+  };
+  await withFixtureServer(files, async ({ url, requests }) => {
+    const access = { files: false, urls: [`${url}/open/`] };
+    assert.deepEqual(await run(`get ${url}/open/in.zson`, { access }), ["{a:1}"]);
+    assert.deepEqual(await run(`get ${url}/open/hop`, { access }), ["{a:1}"]);
+    await fails(
+      `get ${url}/secret`,
+      `${url}/secret: fetching this URL is not allowed here (the server's operator allows URL prefixes with -allow-get)`,
+      { access, kind: "invalid" },
+    );
+    await fails(
+      `get ${url}/open/out`,
+      `${url}/open/out: Get "${url}/open/out": redirect to a URL not allowed here`,
+      { access, kind: "invalid" },
+    );
+    await fails(`get ${url}/open/in.zson`, /not allowed here/, { access: NO_ACCESS });
+    assert.ok(!requests.includes("/secret"), "the refused URL was never requested");
   });
+});
+
+Deno.test("get: a URL that does not answer, or stops sending, fails within the time limit", async () => {
+  const hung: Promise<void>[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    if (new URL(req.url).pathname === "/slow-body") {
+      // Headers and one value, then nothing.
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(new TextEncoder().encode("{a:1}\n"));
+        },
+      });
+      return new Response(body);
+    }
+    // Never answers until the client goes away.
+    return new Promise<Response>((resolve) => {
+      hung.push(
+        new Promise<void>((done) =>
+          req.signal.addEventListener("abort", () => {
+            resolve(new Response(null));
+            done();
+          })
+        ),
+      );
+    });
+  });
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}`;
+    const access = { files: false, urls: [url], timeoutMs: 200 };
+    await fails(
+      `get ${url}/never`,
+      `${url}/never: Get "${url}/never": no response within 0.2 s`,
+      { access, kind: "upstream" },
+    );
+    await Promise.all(hung);
+    await fails(`get ${url}/slow-body format zson`, `${url}/slow-body: no data within 0.2 s`, {
+      access,
+      kind: "upstream",
+    });
+  } finally {
+    await server.shutdown();
+  }
 });
 
 Deno.test("get: a query that stops early stops the download", async () => {

@@ -20,6 +20,7 @@ import {
   renamePool,
 } from "../../lake/pools.ts";
 import { runLakeQuery } from "../../lake/query.ts";
+import { LOCAL_ACCESS } from "../../query/mod.ts";
 import { revertCommit } from "../../lake/revert.ts";
 import { addRules, deleteRules, type RuleSpec } from "../../lake/rules.ts";
 import { newScanStats } from "../../lake/scan.ts";
@@ -96,7 +97,7 @@ export class LocalLake implements LakeAPI {
   async query(text: string, writer: ValueWriter, opts: QueryOptions = {}): Promise<void> {
     const stats = newScanStats();
     // The CLI runs on the user's machine: local files are the user's own.
-    await runLakeQuery(this.lake, text, writer, { head: opts.head, stats, allowFiles: true });
+    await runLakeQuery(this.lake, text, writer, { head: opts.head, stats, access: LOCAL_ACCESS });
     if (opts.stats !== undefined) {
       opts.stats.bytesRead = stats.bytesRead;
       opts.stats.bytesMatched = stats.bytesMatched;

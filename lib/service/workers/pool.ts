@@ -329,11 +329,22 @@ export class WorkerPool {
   /**
    * Runs a query on the least busy worker; resolves to its output once the
    * query has started, or rejects with its error (syntax, unknown pool...).
+   * When signal aborts (the client went away), the query is cancelled, even
+   * before it starts (while a source it fetches is still opening).
    */
-  async query(job: QueryJob): Promise<ReadableStream<Uint8Array>> {
+  async query(job: QueryJob, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
     if (this.stopped) throw new LochError("internal", "query workers stopped");
-    const out = this.pick().query(this.nextId++, job);
-    await out.start;
+    const w = this.pick();
+    const id = this.nextId++;
+    const out = w.query(id, job);
+    const cancel = () => w.send({ type: "cancel", id });
+    signal?.addEventListener("abort", cancel, { once: true });
+    try {
+      await out.start;
+    } catch (e) {
+      signal?.removeEventListener("abort", cancel);
+      throw e;
+    }
     return out.readable;
   }
 

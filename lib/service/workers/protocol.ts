@@ -11,7 +11,7 @@ import { LochError, messageOf } from "../../errors.ts";
 import type { ErrorKind } from "../../errors.ts";
 import type { Head } from "../../lake/sources.ts";
 import type { ObjectRecord } from "../../lake/objects.ts";
-import { ParseError } from "../../query/mod.ts";
+import { ParseError, type SourceAccess } from "../../query/mod.ts";
 
 /** What the server asks of a worker. */
 export type ToWorker =
@@ -49,6 +49,8 @@ export interface QueryJob {
   format: string;
   ctrl: boolean;
   head?: Head;
+  /** What `get` and `file` sources may read (default: nothing). */
+  access?: SourceAccess;
 }
 
 /** What a worker tells the server. */

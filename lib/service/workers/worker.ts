@@ -91,7 +91,7 @@ async function run(id: number, job: QueryJob): Promise<void> {
   running.set(id, r);
   try {
     const lake = await lakeAt(job.root);
-    const q = withTypeBindings(() =>
+    const q = await withTypeBindings(() =>
       startQuery(lake, job.text, job.format, job, r.sink, r.gone.signal)
     );
     scope.postMessage({ type: "start", id });
@@ -177,9 +177,10 @@ async function warmResponses(lake: Lake, queries: readonly string[]): Promise<vo
     for (const pool of ["asc", "desc"]) {
       const format = formats[k++ % formats.length];
       const gone = new AbortController();
-      await withTypeBindings(() =>
+      const run = await withTypeBindings(() =>
         startQuery(lake, `from ${pool} | ${q}`, format, { ctrl: k % 2 === 0 }, sink, gone.signal)
-      ).done;
+      );
+      await run.done;
     }
   }
 }
