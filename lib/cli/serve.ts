@@ -12,6 +12,7 @@ import { serve } from "../service/server.ts";
 import { defaultWorkers, parseWorkers } from "../service/workers/pool.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
 import { command, lakeDir, lakeFlag, UsageError } from "./lake/lakeflags.ts";
+import type { FlagValues } from "./flags.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 import { setMemoryBudget } from "../query/mod.ts";
 import { memmaxFlag } from "./query.ts";
@@ -49,7 +50,23 @@ export const serveCommand = command({
       kind: "string",
       arg: "origin",
       multi: true,
-      help: "allowed CORS origin; repeatable; *.domain allows subdomains (default *)",
+      help: "allowed CORS origin; repeatable; *.domain allows subdomains, * all " +
+        "(default Zed's: *.observableusercontent.com and localhost)",
+    },
+    {
+      name: "cors.origin",
+      kind: "string",
+      arg: "origin",
+      multi: true,
+      help: "same as -cors-origin (as zed serve)",
+    },
+    {
+      name: "allow-host",
+      kind: "string",
+      arg: "name",
+      multi: true,
+      help:
+        "a Host name to serve besides loopback ones (when listening on another address); repeatable",
     },
     {
       name: "allow-get",
@@ -103,7 +120,7 @@ export const serveCommand = command({
       lake,
       hostname,
       port,
-      corsOrigins: (flags["cors-origin"] as string[] | undefined) ?? ["*"],
+      corsOrigins: corsOrigins(flags),
       logLevel: level as LogLevel,
       version: VERSION,
       routes,
@@ -111,6 +128,7 @@ export const serveCommand = command({
       workers,
       warmWorkers: flags.warmup !== false,
       allowGet: allowGetPrefixes(flags["allow-get"] as string[] | undefined),
+      allowHosts: flags["allow-host"] as string[] | undefined,
     });
     // The first queries after a start run compiled code rather than cold
     // code, over metadata already in memory: the workers' (which warm up
@@ -183,4 +201,13 @@ function allowGetPrefixes(given: string[] | undefined): string[] {
     }
     return p;
   });
+}
+
+/** The -cors-origin (or -cors.origin) origins; Zed's when none. */
+function corsOrigins(flags: FlagValues): string[] | undefined {
+  const given = [
+    ...(flags["cors-origin"] as string[] | undefined ?? []),
+    ...(flags["cors.origin"] as string[] | undefined ?? []),
+  ];
+  return given.length > 0 ? given : undefined;
 }

@@ -1,7 +1,8 @@
 // CORS (lake-api.md §1.6, clients.md §3.5). Allowed origins come from
-// `--cors-origin` (default `*`, as Zed after v1.3 and as Zui runs its
-// lake); a pattern may start with `*.` to allow a domain's subdomains. An
-// allowed origin is reflected with credentials allowed. Preflight requests
+// `--cors-origin` (default Zed v1.3's: `*.observableusercontent.com` and
+// `localhost`; Zui runs its own lake with `*`); a pattern may start with `*.`
+// to allow a domain's subdomains, and `*` allows all. An allowed origin is
+// reflected with credentials allowed. Preflight requests
 // are answered on every route, and the headers clients send (Zed-Commit
 // included) may be asked for.
 
@@ -16,8 +17,11 @@ const HEADERS = new Set([
   "x-request-id",
 ]);
 
+/** The origins Zed v1.3 allows. */
+export const ZED_ORIGINS = ["*.observableusercontent.com", "localhost"];
+
 export class Cors {
-  constructor(private origins: string[] = ["*"]) {}
+  constructor(private origins: string[] = ZED_ORIGINS) {}
 
   allowsOrigin(origin: string): boolean {
     for (const o of this.origins) {

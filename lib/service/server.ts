@@ -10,6 +10,7 @@ import type { Lake } from "../lake/lake.ts";
 import type { QueryRun, RouteDef, Service } from "./context.ts";
 import { Cors } from "./cors.ts";
 import { errorResponse } from "./errors.ts";
+import { RequestGuard } from "./guard.ts";
 import { EventHub } from "./events.ts";
 import { negotiate } from "./mime.ts";
 import { Router } from "./router.ts";
@@ -43,6 +44,8 @@ export interface ServeOptions {
   pool?: WorkerPool | null;
   /** URL prefixes queries' `get` sources may fetch (default none). */
   allowGet?: string[];
+  /** Host names served besides loopback ones (guard.ts; default none). */
+  allowHosts?: string[];
 }
 
 const ROOT_PAGE = `<!DOCTYPE html>
@@ -60,6 +63,7 @@ export class LakeServer {
   readonly service: Service;
   private router = new Router<RouteDef>();
   private cors: Cors;
+  private guard: RequestGuard;
   private log: Logger;
   addr!: Deno.NetAddr;
   private releaseLoop: () => Promise<void> = () => Promise.resolve();
@@ -79,6 +83,7 @@ export class LakeServer {
         : null,
     };
     this.cors = new Cors(opts.corsOrigins);
+    this.guard = new RequestGuard(opts.hostname, opts.allowHosts ?? [], this.cors);
     this.log = new Logger(opts.logLevel ?? "info");
     for (const r of opts.routes) this.router.add(r.method, r.path, r);
   }
@@ -126,6 +131,8 @@ export class LakeServer {
 
   private async dispatch(req: Request): Promise<Response> {
     const url = new URL(req.url);
+    const refused = this.guard.refusal(req, url);
+    if (refused !== null) return errorResponse(refused);
     const aux = this.aux(req, url);
     if (aux !== undefined) return aux;
     if (this.cors.isPreflight(req) && this.router.methods(url.pathname).length > 0) {

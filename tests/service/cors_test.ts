@@ -1,5 +1,5 @@
-// CORS (lake-api.md §1.6): curl-cors.yaml with the reference's origins, the
-// default `*`, preflights on every route and the Zed-Commit header.
+// CORS (lake-api.md §1.6): curl-cors.yaml with the reference's origins (the
+// default), `*`, preflights on every route and the Zed-Commit header.
 
 import assert from "node:assert/strict";
 import { call, createPool, post, withServer } from "./helpers.ts";
@@ -80,7 +80,19 @@ Deno.test("CORS: methods and headers a preflight may ask for", () =>
     );
   }, { corsOrigins: ZED_ORIGINS }));
 
-Deno.test("CORS: preflights on every route; the default allows any origin", () =>
+Deno.test("CORS: the default is Zed v1.3's origins, so a page elsewhere is not allowed", () =>
+  withServer(async (s) => {
+    const origin = "http://localhost:3000";
+    const r = await call(s, "OPTIONS", "/query", { headers: preflight(origin) });
+    assert.equal(r.status, 204);
+    assert.deepEqual(allowHeaders(r.headers), []);
+    const ok = await call(s, "OPTIONS", "/query", { headers: preflight(ALLOWED) });
+    assert.equal(ok.headers.get("Access-Control-Allow-Origin"), ALLOWED);
+    const actual = await post(s, "/query", '{"query":"from :pools"}', { Origin: origin });
+    assert.equal(actual.headers.get("Access-Control-Allow-Origin"), null);
+  }));
+
+Deno.test("CORS: preflights on every route; `*` allows any origin", () =>
   withServer(async (s) => {
     await createPool(s, "test");
     const origin = "http://localhost:3000";
@@ -110,4 +122,4 @@ Deno.test("CORS: preflights on every route; the default allows any origin", () =
     assert.equal(err.status, 404);
     assert.equal(err.headers.get("Access-Control-Allow-Origin"), origin);
     assert.equal(err.headers.get("Content-Type"), "application/json");
-  }));
+  }, { corsOrigins: ["*"] }));

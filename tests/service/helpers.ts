@@ -218,8 +218,9 @@ export function rawHTTP(
   path: string,
   headers: [string, Uint8Array | string][],
   body: Uint8Array = new Uint8Array(),
+  host = "localhost",
 ): Uint8Array {
-  const parts: Uint8Array[] = [encoder.encode(`${method} ${path} HTTP/1.1\r\nHost: test\r\n`)];
+  const parts: Uint8Array[] = [encoder.encode(`${method} ${path} HTTP/1.1\r\nHost: ${host}\r\n`)];
   for (const [k, v] of headers) {
     parts.push(encoder.encode(`${k}: `), typeof v === "string" ? encoder.encode(v) : v);
     parts.push(encoder.encode("\r\n"));
