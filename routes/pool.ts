@@ -5,7 +5,14 @@ import { invalid } from "../lib/errors.ts";
 import { createBranch } from "../lib/lake/branches.ts";
 import { tryParseID } from "../lib/lake/ksuid.ts";
 import { tipObjects } from "../lib/lake/objects.ts";
-import { createPool, dropPool, type Layout, lookupPool, renamePool } from "../lib/lake/pools.ts";
+import {
+  checkServiceSizes,
+  createPool,
+  dropPool,
+  type Layout,
+  lookupPool,
+  renamePool,
+} from "../lib/lake/pools.ts";
 import { getBranch } from "../lib/lake/branches.ts";
 import { branchMetaValue, branchValue, poolStatsValue } from "../lib/lake/records.ts";
 import type { RouteContext, RouteDef } from "../lib/service/context.ts";
@@ -29,11 +36,14 @@ function layoutOf(p: Params): Layout {
 
 async function create(req: Request, ctx: RouteContext): Promise<Response> {
   const p = await readParams(req);
+  const seekStride = p.int("seek_stride", "int");
+  const threshold = p.int("thresh");
+  checkServiceSizes(threshold, seekStride);
   const pool = createPool(ctx.service.lake, {
     name: p.string("name"),
     layout: layoutOf(p),
-    seekStride: p.int("seek_stride", "int"),
-    threshold: p.int("thresh"),
+    seekStride,
+    threshold,
   });
   const main = getBranch(ctx.service.lake.catalog, pool.id, "main");
   return valueResponse(ctx.format, branchMetaValue(pool, main), ctx.headers);

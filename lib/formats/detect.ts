@@ -2,7 +2,7 @@
 // given the detectors run in the reference's order over a prefix of the input
 // (formats.md §8); the first that reads its values without error wins.
 
-import { invalid } from "../errors.ts";
+import { invalid, LochError, messageOf } from "../errors.ts";
 import { ByteInput, type ValueReader } from "./io.ts";
 import {
   detectionOrder,
@@ -39,9 +39,17 @@ export async function gunzipIfNeeded(input: ByteInput): Promise<ByteInput> {
   const head = concat(chunks);
   unreadAll(input, chunks);
   if (head.length < 3 || head[0] !== 0x1f || head[1] !== 0x8b || head[2] !== 8) return input;
+  // Whether the compressed input itself failed (an upload that broke).
+  let broken: { error: unknown } | null = null;
   const raw = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const c = await input.read();
+      let c;
+      try {
+        c = await input.read();
+      } catch (e) {
+        broken = { error: e };
+        throw e;
+      }
       if (c === null) controller.close();
       else controller.enqueue(c);
     },
@@ -54,8 +62,25 @@ export async function gunzipIfNeeded(input: ByteInput): Promise<ByteInput> {
       Uint8Array,
       Uint8Array
     >,
-  );
-  return ByteInput.fromStream(unzipped, input.name);
+  ).getReader();
+  // A corrupt or truncated gzip stream is the input's fault (a 400), not ours.
+  const checked = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let r;
+      try {
+        r = await unzipped.read();
+      } catch (e) {
+        if (broken !== null) throw broken.error;
+        throw e instanceof LochError ? e : invalid(messageOf(e));
+      }
+      if (r.done) controller.close();
+      else controller.enqueue(r.value);
+    },
+    cancel(reason) {
+      return unzipped.cancel(reason);
+    },
+  });
+  return ByteInput.fromStream(checked, input.name);
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {

@@ -3,6 +3,7 @@
 // tip_indexes), so reading a tip is one query. A commit to a branch is made
 // against the tip it was built from and retried when the tip moved.
 
+import { checkName } from "./names.ts";
 import { LochError } from "../errors.ts";
 import type { Catalog } from "./catalog/catalog.ts";
 import { type Action, type CommitInfo, getCommit, insertCommit, snapshotAt } from "./commits.ts";
@@ -64,6 +65,7 @@ export function createBranch(
   name: string,
   commit: KSUID,
 ): BranchConfig {
+  checkName("branch", name);
   const cat = lake.catalog;
   const created = cat.transaction(() => {
     if (findBranch(cat, pool.id, name) !== undefined) {

@@ -29,7 +29,8 @@ import { addIndexActionValue, deleteIndexActionValue, indexObjectValue } from ".
 import { groupOverlapping } from "./scan.ts";
 
 function unknown(level: string, name: string): LochError {
-  return new LochError("internal", `unknown ${level} metadata type: ${JSON.stringify(name)}`);
+  // A client's fault: 400 (Zed answers 500).
+  return new LochError("invalid", `unknown ${level} metadata type: ${JSON.stringify(name)}`);
 }
 
 /** `from :<name>`. */

@@ -1,5 +1,6 @@
 // Pools: named collections of data ordered by a key (lake-api.md §6).
 
+import { checkName } from "./names.ts";
 import { invalid, LochError } from "../errors.ts";
 import type { Catalog } from "./catalog/catalog.ts";
 import { type KSUID, newKSUID, toBase62, tryParseID } from "./ksuid.ts";
@@ -66,10 +67,34 @@ export interface CreatePool {
   threshold?: number;
 }
 
+/**
+ * The range the service keeps a pool's threshold and seek stride in (0 is
+ * the default; 1000 is Zed's tests' smallest seek stride). Smaller values make an object or a seek entry per handful of
+ * records, which a client could use to flood the disk and catalog; the
+ * command line takes any positive size (Zed's own tests use `-S 32B`).
+ */
+export const SERVICE_SIZE_MIN = 1000;
+export const SERVICE_SIZE_MAX = 2 ** 40;
+
+/** Throws a 400 unless threshold and seekStride are 0 or within the service's range. */
+export function checkServiceSizes(threshold: number, seekStride: number): void {
+  for (const [name, v] of [["thresh", threshold], ["seek_stride", seekStride]] as const) {
+    if (v !== 0 && !(v >= SERVICE_SIZE_MIN && v <= SERVICE_SIZE_MAX)) {
+      throw invalid(
+        `invalid ${name}: ${v} (0 for the default, else from ${SERVICE_SIZE_MIN} to ${SERVICE_SIZE_MAX} bytes)`,
+      );
+    }
+  }
+}
+
 export function createPool(lake: Lake, req: CreatePool): PoolConfig {
   const cat = lake.catalog;
-  if (req.name === "HEAD") throw new LochError("internal", 'pool cannot be named "HEAD"');
+  // A client's fault: 400 (Zed answers 500).
+  if (req.name === "HEAD") throw invalid('pool cannot be named "HEAD"');
   if (req.name === "") throw invalid("pool name cannot be empty");
+  checkName("pool", req.name);
+  if ((req.threshold ?? 0) < 0) throw invalid(`invalid pool threshold: ${req.threshold}`);
+  if ((req.seekStride ?? 0) < 0) throw invalid(`invalid pool seek stride: ${req.seekStride}`);
   const order = req.layout?.order ?? "asc";
   if (order !== "asc" && order !== "desc") {
     throw invalid(`invalid sort order: ${JSON.stringify(order)}`);
@@ -137,6 +162,7 @@ export function poolById(cat: Catalog, id: KSUID): PoolConfig {
 /** Renames a pool. Like the reference, any non-empty new name is accepted if it is free. */
 export function renamePool(lake: Lake, id: KSUID, name: string): void {
   if (name === "") throw invalid("pool name cannot be empty");
+  checkName("pool", name);
   const cat = lake.catalog;
   cat.transaction(() => {
     poolById(cat, id);

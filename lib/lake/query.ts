@@ -8,6 +8,7 @@ import {
   compileQuery,
   runQuery,
   type SourceAccess,
+  withinStack,
 } from "../query/mod.ts";
 import type { Lake } from "./lake.ts";
 import { newScanStats, type ScanStats } from "./scan.ts";
@@ -49,13 +50,16 @@ export function prepareLakeQuery(
 ): PreparedQuery {
   const query = compileQuery(text.trim() === "" ? "*" : text, { defaultSource: HEAD_SOURCE });
   const stats = opts.stats ?? newScanStats();
-  const readers = query.sources!.map((plan) =>
-    openLakeSource(lake, plan, {
-      head: opts.head,
-      stats,
-      access: opts.access,
-      signal: opts.signal,
-    })
+  // Planning walks the query's expressions too.
+  const readers = withinStack(() =>
+    query.sources!.map((plan) =>
+      openLakeSource(lake, plan, {
+        head: opts.head,
+        stats,
+        access: opts.access,
+        signal: opts.signal,
+      })
+    )
   );
   return { query, readers, stats };
 }

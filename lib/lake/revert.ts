@@ -33,7 +33,7 @@ export async function revertCommit(
     throw new LochError("not found", `commit not found: ${toBase62(commitId)}`);
   }
   const effect = netEffect(commitActions(cat, commitId));
-  if (effect.length === 0) throw new LochError("internal", "revert commit is empty");
+  if (effect.length === 0) throw new LochError("invalid", "revert commit is empty");
   const message = commit.body || `reverted commit ${toBase62(commitId)}`;
   return await commitToBranch(lake, pool.id, branch, () => {
     const actions = inverse(lake, pool.id, branch, commitId, effect);

@@ -97,7 +97,7 @@ function addRule(cat: Catalog, s: RuleSpec): IndexRule {
   // A dropped rule's id may be taken again only for the same definition:
   // index objects it made still refer to it.
   if (prior !== undefined && (prior.dropped === 0 || !sameDefinition(prior, s))) {
-    throw new LochError("internal", `rule ${JSON.stringify(toBase62(id))}: ID in use`);
+    throw new LochError("conflict", `rule ${JSON.stringify(toBase62(id))}: ID in use`);
   }
   const dup = cat.get(
     "SELECT 1 FROM index_rules WHERE name = ? AND kind = ? AND spec = ? AND dropped = 0",
@@ -105,7 +105,7 @@ function addRule(cat: Catalog, s: RuleSpec): IndexRule {
     s.kind,
     text,
   );
-  if (dup !== undefined) throw new LochError("internal", "index rule already exists");
+  if (dup !== undefined) throw new LochError("conflict", "index rule already exists");
   const ts = s.ts ?? newRuleTime(cat);
   cat.run(
     `INSERT INTO index_rules (id, ts, name, kind, spec) VALUES (?, ?, ?, ?, ?)
@@ -140,7 +140,7 @@ export function deleteRules(cat: Catalog, ids: KSUID[]): IndexRule[] {
     ids.map((id) => {
       const r = cat.get<RuleRow>(`SELECT ${COLUMNS} FROM index_rules WHERE id = ?`, id);
       if (r === undefined || r.dropped !== 0) {
-        throw new LochError("internal", `index ${toBase62(id)} not found`);
+        throw new LochError("not found", `index ${toBase62(id)} not found`);
       }
       cat.run("UPDATE index_rules SET dropped = 1 WHERE id = ?", id);
       return fromRow(r);
@@ -162,7 +162,7 @@ export function lookupRules(cat: Catalog, refs: string[]): IndexRule[] {
     const ref = id === undefined ? raw : toBase62(id);
     const found = all.filter((r) => r.name === ref || toBase62(r.id) === ref);
     if (found.length === 0) {
-      throw new LochError("internal", `rule ${JSON.stringify(ref)} not found`);
+      throw new LochError("not found", `rule ${JSON.stringify(ref)} not found`);
     }
     for (const r of found) {
       const key = toBase62(r.id);

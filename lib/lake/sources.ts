@@ -91,12 +91,13 @@ function openPoolSource(
   opts: SourceOptions,
 ): ValueReader {
   if (src.at !== null) {
-    throw new LochError("internal", "TBD: at clause in from operator needs to use time");
+    throw new LochError("invalid", "TBD: at clause in from operator needs to use time");
   }
   const filter = plan.filter?.pred ?? null;
   const { pool: name, commit, meta } = src.spec;
   if (name === null) {
-    if (meta === null) throw new LochError("internal", "pool name missing");
+    // Client faults are 4xx here (Zed answers 500).
+    if (meta === null) throw new LochError("invalid", "pool name missing");
     return new ValuesReader(lakeMeta(lake, meta), filter);
   }
   const pools = resolvePools(lake, name, opts.head);
@@ -353,7 +354,7 @@ function resolvePools(lake: Lake, name: ast.PoolName, head: Head | undefined): P
   switch (name.kind) {
     case "String":
       if (name.text === "HEAD") {
-        if (!head?.pool) throw new LochError("internal", "pool name missing");
+        if (!head?.pool) throw new LochError("invalid", "pool name missing");
         return [lookupPool(cat, head.pool)];
       }
       return [lookupPool(cat, name.text)];
@@ -361,7 +362,7 @@ function resolvePools(lake: Lake, name: ast.PoolName, head: Head | undefined): P
       const re = globToRegexp(name.pattern);
       const pools = listPools(cat).filter((p) => re.test(p.name));
       if (pools.length === 0) {
-        throw new LochError("internal", `${name.pattern}: pool matching glob not found`);
+        throw new LochError("not found", `${name.pattern}: pool matching glob not found`);
       }
       return pools;
     }
@@ -369,7 +370,7 @@ function resolvePools(lake: Lake, name: ast.PoolName, head: Head | undefined): P
       const re = compileRegexp(name.pattern);
       const pools = listPools(cat).filter((p) => re.test(p.name));
       if (pools.length === 0) {
-        throw new LochError("internal", `${name.pattern}: pool matching regexp not found`);
+        throw new LochError("not found", `${name.pattern}: pool matching regexp not found`);
       }
       return pools;
     }

@@ -8,7 +8,12 @@ import "./functions/mod.ts";
 
 export type * as ast from "./ast.ts";
 export { ParseError, parseQuery } from "./parser/parse.ts";
-export { type CompiledQuery, compileQuery, type SourcePlan } from "./compiler/compile.ts";
+export {
+  type CompiledQuery,
+  compileQuery,
+  type SourcePlan,
+  withinStack,
+} from "./compiler/compile.ts";
 export { ExprCompiler, literalValue } from "./compiler/expr.ts";
 export { OpCompiler } from "./compiler/ops.ts";
 export { Scope } from "./compiler/scope.ts";

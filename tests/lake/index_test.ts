@@ -99,7 +99,7 @@ Deno.test("rules: add, list, look up and drop, with the reference's errors", () 
     ]);
     assert.equal(lookupRules(cat, [toBase62(ips.id)])[0].name, "IPs");
     assert.equal(thrown(() => lookupRules(cat, ["nope"])), 'rule "nope" not found');
-    assert.equal(errorKind(() => lookupRules(cat, ["nope"])), "internal");
+    assert.equal(errorKind(() => lookupRules(cat, ["nope"])), "not found");
 
     // drop.yaml: dropped rules are no longer listed or looked up, but their
     // definitions stay for the index objects they made.

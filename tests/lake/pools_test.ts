@@ -89,7 +89,7 @@ Deno.test("pools: HEAD is refused; names must be unique; any other name is accep
   await withLake((lake) => {
     const head = errorOf(() => createPool(lake, { name: "HEAD" }));
     assert.equal(head.message, 'pool cannot be named "HEAD"');
-    assert.equal(head.kind, "internal");
+    assert.equal(head.kind, "invalid");
     createPool(lake, { name: "dup" });
     const dup = errorOf(() => createPool(lake, { name: "dup" }));
     assert.equal(dup.message, "dup: pool already exists");

@@ -9,6 +9,10 @@ Deno.test("error kinds map to statuses and the reference's kind strings", async 
     [new LochError("invalid", "bad"), 400, "invalid operation"],
     [new LochError("not found", "x: pool not found"), 404, "item does not exist"],
     [new LochError("conflict", "x: pool already exists"), 409, "conflict with pending operation"],
+    [new LochError("forbidden", "host not allowed: x"), 403, "forbidden"],
+    [new LochError("too large", "request body too large"), 413, "invalid operation"],
+    [new LochError("upstream", "Get x: no response"), 502, ""],
+    [new LochError("unavailable", "too many queries"), 503, ""],
     [new LochError("internal", "boom"), 500, ""],
   ];
   for (const [e, status, kind] of cases) {
@@ -109,4 +113,47 @@ Deno.test("HTTP errors: NDJSON responses on other routes are one JSON line", () 
       (await query(s, "from :pools | yield name", "application/x-ndjson")).text,
       '"test"\n',
     );
+  }));
+
+Deno.test("client faults are 4xx: deep nesting, a missing pool, unknown meta-queries, corrupt gzip", () =>
+  withServer(async (s) => {
+    await createPool(s, "P");
+    const cases: [string, number, string][] = [
+      ["yield " + "(".repeat(100000) + "1" + ")".repeat(100000), 400, "query is nested too deeply"],
+      ["yield " + "[".repeat(100000) + "]".repeat(100000), 400, "query is nested too deeply"],
+      ["yield " + "!".repeat(100000) + "true", 400, "query is nested too deeply"],
+      ["yield " + "a.".repeat(100000) + "b", 400, "query is nested too deeply"],
+      ["yield 1", 400, "pool name missing"],
+      ["from :dns", 400, 'unknown lake metadata type: "dns"'],
+      ["from P@main:nosuch", 400, 'unknown commit metadata type: "nosuch"'],
+      ["from P:nosuch", 400, 'unknown pool metadata type: "nosuch"'],
+      ["from nosuch*", 404, "nosuch*: pool matching glob not found"],
+      ["from /nosuch/", 404, "nosuch: pool matching regexp not found"],
+    ];
+    for (const [q, status, message] of cases) {
+      const r = await post(s, "/query", JSON.stringify({ query: q }), {
+        Accept: "application/json",
+      });
+      assert.equal(r.status, status, q.slice(0, 40));
+      assert.equal(JSON.parse(r.text).error, message);
+    }
+    const gz = new Uint8Array(
+      await new Response(
+        new Blob(['{"a":1}\n'.repeat(1000)]).stream().pipeThrough(new CompressionStream("gzip")),
+      ).arrayBuffer(),
+    );
+    for (
+      const cut of [
+        gz.subarray(0, gz.length >> 1),
+        gz.subarray(0, 12),
+        gz.subarray(0, gz.length - 4),
+      ]
+    ) {
+      const r = await post(s, "/pool/P/branch/main", cut, { Accept: "application/json" });
+      assert.equal(r.status, 400, `gzip cut to ${cut.length} of ${gz.length}`);
+      assert.match(JSON.parse(r.text).error, /gzip/);
+    }
+    assert.deepEqual(await zsonLines(s, "from P | count()"), [], "nothing was loaded");
+    // The server is fine afterwards.
+    assert.equal((await get(s, "/status")).text, "ok");
   }));

@@ -129,7 +129,8 @@ Deno.test("POST /pool: errors", () =>
     await createPool(s, "test");
     const cases: [string, number, string, string][] = [
       ['{"name":"test"}', 409, "conflict with pending operation", "test: pool already exists"],
-      ['{"name":"HEAD"}', 500, "", 'pool cannot be named "HEAD"'],
+      // Zed answers 500: a client's fault is a 400 here.
+      ['{"name":"HEAD"}', 400, "invalid operation", 'pool cannot be named "HEAD"'],
       ['{"name":"x","layout":{"order":"up"}}', 400, "invalid operation", "unknown order: up"],
       ['{"name":"x","layout":{"order":""}}', 400, "invalid operation", "unknown order: "],
       [
@@ -165,6 +166,38 @@ Deno.test("POST /pool: errors", () =>
       ],
       // Zed accepts an empty name (README: a deliberate difference).
       ['{"name":""}', 400, "invalid operation", "pool name cannot be empty"],
+      // Names hold no control characters, are well-formed and at most 256 bytes.
+      [
+        '{"name":"test\\u0000x"}',
+        400,
+        "invalid operation",
+        "invalid pool name: control characters are not allowed",
+      ],
+      [
+        '{"name":"a\\nb"}',
+        400,
+        "invalid operation",
+        "invalid pool name: control characters are not allowed",
+      ],
+      [
+        `{"name":"${"é".repeat(129)}"}`,
+        400,
+        "invalid operation",
+        "invalid pool name: longer than 256 bytes",
+      ],
+      // Sizes: 0 is the default; else from 1000 bytes to 1 TiB.
+      ...["1", "-1", "999", String(2 ** 40 + 1)].map((v): [string, number, string, string] => [
+        `{"name":"x","thresh":${v}}`,
+        400,
+        "invalid operation",
+        `invalid thresh: ${v} (0 for the default, else from 1000 to 1099511627776 bytes)`,
+      ]),
+      [
+        '{"name":"x","seek_stride":-5}',
+        400,
+        "invalid operation",
+        "invalid seek_stride: -5 (0 for the default, else from 1000 to 1099511627776 bytes)",
+      ],
     ];
     for (const [body, status, kind, error] of cases) {
       const r = await post(s, "/pool", body);
@@ -297,4 +330,32 @@ Deno.test("GET /pool/{pool}/stats: main deleted, unknown pool", () =>
     assert.equal(r.text, errorBody("item does not exist", '"main": branch not found'));
     const nope = await get(s, "/pool/nope/stats");
     assert.equal(nope.text, errorBody("item does not exist", "nope: pool not found"));
+  }));
+
+Deno.test("POST /pool, PUT /pool, POST /pool/{pool}: names are kept byte for byte", () =>
+  withServer(async (s) => {
+    await createPool(s, "p");
+    const name = "p".repeat(100) + "é€😀";
+    assert.equal((await post(s, "/pool", JSON.stringify({ name }))).status, 200);
+    const sized = await post(s, "/pool", '{"name":"sized","thresh":1024,"seek_stride":1024}');
+    assert.equal(sized.status, 200, sized.text);
+    // A NUL would once end the name early: "main\u0000x" became a second "main".
+    const branch = await post(
+      s,
+      "/pool/p",
+      `{"name":"main\\u0000x","commit":"0x${"0".repeat(40)}"}`,
+    );
+    assert.equal(branch.status, 400);
+    assert.equal(
+      JSON.parse(branch.text).error,
+      "invalid branch name: control characters are not allowed",
+    );
+    const rename = await call(s, "PUT", "/pool/p", { body: '{"name":"p\\u0000"}' });
+    assert.equal(rename.status, 400);
+    assert.deepEqual(await zsonLines(s, "from p:branches | yield branch.name"), ['"main"']);
+    assert.deepEqual(await zsonLines(s, "from :pools | sort name | yield name"), [
+      '"p"',
+      JSON.stringify(name),
+      '"sized"',
+    ]);
   }));

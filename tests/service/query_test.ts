@@ -237,8 +237,9 @@ Deno.test("query: unknown pools and branches, no pool (query-error-nopool, query
         404,
         errorBody("item does not exist", '"doesnotexist": branch not found'),
       ],
-      ["count()", null, 500, errorBody("", "pool name missing")],
-      ["", null, 500, errorBody("", "pool name missing")],
+      // Client faults are 4xx here (Zed answers 500 to these).
+      ["count()", null, 400, errorBody("invalid operation", "pool name missing")],
+      ["", null, 400, errorBody("invalid operation", "pool name missing")],
       [
         "count()",
         { pool: "test", branch: "nope" },
@@ -248,8 +249,20 @@ Deno.test("query: unknown pools and branches, no pool (query-error-nopool, query
       [
         "from nope*",
         null,
-        500,
-        errorBody("", "nope*: pool matching glob not found"),
+        404,
+        errorBody("item does not exist", "nope*: pool matching glob not found"),
+      ],
+      [
+        "from :dns",
+        null,
+        400,
+        errorBody("invalid operation", 'unknown lake metadata type: "dns"'),
+      ],
+      [
+        "from test@main:nosuch",
+        null,
+        400,
+        errorBody("invalid operation", 'unknown commit metadata type: "nosuch"'),
       ],
     ];
     for (const [q, head, status, body] of cases) {
@@ -307,7 +320,7 @@ Deno.test("query: head, empty queries, TestQuery and TestQueryGroupByReverse", (
     assert.equal(j.text, "{count:4(uint64)}\n");
     // A query without a body is a query for nothing in particular.
     const empty = await post(s, "/query");
-    assert.equal(empty.text, errorBody("", "pool name missing"));
+    assert.equal(empty.text, errorBody("invalid operation", "pool name missing"));
   }));
 
 Deno.test("query: OPTIONS without a preflight's headers runs the query", () =>

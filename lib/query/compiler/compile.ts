@@ -8,6 +8,7 @@ import type { Value } from "../../zed/value.ts";
 import type { Op } from "../runtime/op.ts";
 import type { Pushdown } from "../planner/pushdown.ts";
 import type { VectorFilter } from "../vector/filter.ts";
+import { invalid } from "../../errors.ts";
 import { parseQuery } from "../parser/parse.ts";
 import { OpCompiler } from "./ops.ts";
 import { Scope } from "./scope.ts";
@@ -69,14 +70,31 @@ export interface CompileOptions {
 }
 
 export function compileQuery(text: string, opts: CompileOptions = {}): CompiledQuery {
-  const seq = parseQuery(text);
-  if (opts.defaultSource !== undefined && !startsWithFrom(seq)) {
-    seq.ops = [
-      { kind: "From", trunks: [{ kind: "Trunk", source: opts.defaultSource, seq: null }] },
-      ...seq.ops,
-    ];
+  return withinStack(() => {
+    const seq = parseQuery(text);
+    if (opts.defaultSource !== undefined && !startsWithFrom(seq)) {
+      seq.ops = [
+        { kind: "From", trunks: [{ kind: "Trunk", source: opts.defaultSource, seq: null }] },
+        ...seq.ops,
+      ];
+    }
+    return new OpCompiler().program(seq, new Scope());
+  });
+}
+
+/**
+ * Runs fn, which walks a query recursively; a query nested deeper than the
+ * stack holds (thousands of parentheses) is the client's fault, a 400.
+ */
+export function withinStack<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw invalid("query is nested too deeply");
+    }
+    throw e;
   }
-  return new OpCompiler().program(seq, new Scope());
 }
 
 function startsWithFrom(seq: ast.Sequential): boolean {

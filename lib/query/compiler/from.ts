@@ -71,7 +71,7 @@ function checkTrunks(from: ast.Op & { kind: "From" }, hasParent: boolean): void 
   for (const t of from.trunks) {
     const pool = t.source.kind === "Pool" ? t.source.spec.pool : null;
     if (t.seq !== null && (pool?.kind === "Glob" || pool?.kind === "Regexp")) {
-      throw new LochError("internal", "=> not allowed after pool pattern in 'from' operator");
+      throw new LochError("invalid", "=> not allowed after pool pattern in 'from' operator");
     }
     if (t.source.kind === "Pass") passes++;
   }
