@@ -30,6 +30,21 @@ export function invalid(message: string): LochError {
   return new LochError("invalid", message);
 }
 
+const ENGINE_LIMIT =
+  /^(Invalid (string|array|typed array) length|Array buffer allocation failed|Maximum call stack size exceeded)/;
+
+/**
+ * A LochError for an error the engine threw because of what a client asked
+ * for (a string or array past V8's limits, recursion past the stack): the
+ * client's fault, "invalid"; anything else unchanged.
+ */
+export function asClientFault(e: unknown): unknown {
+  if (e instanceof RangeError && ENGINE_LIMIT.test(e.message)) {
+    return invalid(`value too large: ${e.message}`);
+  }
+  return e;
+}
+
 /** The message of any thrown value. */
 export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

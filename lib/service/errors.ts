@@ -4,7 +4,7 @@
 // query syntax errors) with Content-Type exactly application/json, which is
 // what the Go client needs to read it.
 
-import { type ErrorKind, LochError, messageOf } from "../errors.ts";
+import { asClientFault, type ErrorKind, LochError, messageOf } from "../errors.ts";
 import { ParseError } from "../query/mod.ts";
 
 const STATUS: Record<ErrorKind, number> = {
@@ -38,11 +38,13 @@ export function goJSON(v: unknown): string {
 }
 
 export function errorStatus(e: unknown): number {
+  e = asClientFault(e);
   return e instanceof LochError ? STATUS[e.kind] : 500;
 }
 
 /** The error body, newline-terminated. */
 export function errorJSON(e: unknown): string {
+  e = asClientFault(e);
   const body: Record<string, unknown> = {
     type: "Error",
     kind: e instanceof LochError ? KIND[e.kind] : "",

@@ -7,7 +7,7 @@
 // while the query runs, and QueryError for a failure after the start
 // (without ctrl a late failure just ends the output, as in the reference).
 
-import { LochError, messageOf } from "../errors.ts";
+import { asClientFault, LochError, messageOf } from "../errors.ts";
 import type { Sink, ValueWriter } from "../formats/io.ts";
 import { openWriter } from "../formats/registry.ts";
 import { formatZson } from "../formats/zson/formatter.ts";
@@ -256,7 +256,7 @@ class QueryOutput implements ChannelWriter {
   fail(e: unknown): Promise<void> {
     return this.serial(async () => {
       if (this.ctrl) {
-        await this.control("QueryError", queryError(messageOf(e)));
+        await this.control("QueryError", queryError(messageOf(asClientFault(e))));
         await this.flushZng();
       } else {
         await this.writer.end();

@@ -22,6 +22,10 @@ Deno.test("error kinds map to statuses and the reference's kind strings", async 
     assert.deepEqual(await r.json(), { type: "Error", kind, error: e.message });
   }
   assert.equal(errorResponse(new TypeError("oops")).status, 500);
+  // What V8 throws for a value past its limits is the client's fault.
+  const big = errorResponse(new RangeError("Invalid string length"));
+  assert.equal(big.status, 400);
+  assert.equal((await big.json()).error, "value too large: Invalid string length");
 });
 
 Deno.test("error bodies escape as Go's encoder and carry parse offsets", () => {
@@ -156,4 +160,20 @@ Deno.test("client faults are 4xx: deep nesting, a missing pool, unknown meta-que
     assert.deepEqual(await zsonLines(s, "from P | count()"), [], "nothing was loaded");
     // The server is fine afterwards.
     assert.equal((await get(s, "/status")).text, "ok");
+  }));
+
+Deno.test("a query that builds a value past the limits fails alone; the server stays up", () =>
+  withServer(async (s) => {
+    await createPool(s, "p");
+    await post(s, "/pool/p/branch/main", "{a:1}");
+    // An array of 2^27 elements would abort the whole process in V8.
+    const doubling = "from p | yield [1] | " + "yield [...this, ...this] | ".repeat(27) +
+      "yield len(this)";
+    const failing = await post(s, "/query?ctrl=true", JSON.stringify({ query: doubling }), {
+      Accept: "application/x-zjson",
+    });
+    assert.equal(failing.status, 200);
+    assert.match(failing.text, /"QueryError".*value too large: more than 16777216 elements/);
+    assert.equal((await get(s, "/status")).text, "ok");
+    assert.deepEqual(await zsonLines(s, "from p | count()"), ["{count:1(uint64)}"]);
   }));

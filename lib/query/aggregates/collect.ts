@@ -1,6 +1,7 @@
 // collect: the non-null values in arrival order, as an array whose element
 // type is the values' type, or the union of their distinct types.
 
+import { checkAggregate } from "../runtime/limits.ts";
 import { zctx } from "../../zed/context.ts";
 import type { Type } from "../../zed/types.ts";
 import { type Body, UnionBody, Value } from "../../zed/value.ts";
@@ -21,6 +22,7 @@ class Collect implements Aggregator {
     this.types.push(v.type);
     this.bodies.push(v.body);
     this.bytes += 16 + bodySize(v.body);
+    checkAggregate(this.bodies.length, this.bytes);
   }
 
   save(out: Value[]): void {

@@ -3,6 +3,7 @@
 // Keys and values of union type are stored as their member values (named
 // non-union types are kept), as the reference does.
 
+import { checkAggregate } from "../runtime/limits.ts";
 import { uniqueTypes, zctx } from "../../zed/context.ts";
 import { normalizeMap } from "../../zed/normalize.ts";
 import { Kind, type MapType, type Type, typeUnder, type UnionType } from "../../zed/types.ts";
@@ -40,7 +41,10 @@ class MapAgg implements Aggregator {
 
   private set(kt: Type, k: Body, vt: Type, v: Body): void {
     const key = valueKey(kt, k);
-    if (!this.entries.has(key)) this.bytes += 64 + key.length + bodySize(v);
+    if (!this.entries.has(key)) {
+      this.bytes += 64 + key.length + bodySize(v);
+      checkAggregate(this.entries.size + 1, this.bytes);
+    }
     this.entries.set(key, new Entry(kt, k, vt, v));
   }
 

@@ -1,6 +1,7 @@
 // union: the distinct non-null values as a set (normalized order); a union
 // element type when the values' types differ.
 
+import { checkAggregate } from "../runtime/limits.ts";
 import { zctx } from "../../zed/context.ts";
 import { normalizeSet } from "../../zed/normalize.ts";
 import type { Type } from "../../zed/types.ts";
@@ -14,6 +15,7 @@ class Union implements Aggregator {
   /** Per type, its distinct bodies keyed by their text. */
   private byType = new Map<Type, Map<string, Body>>();
   private bytes = 0;
+  private count = 0;
 
   consume(v: Value): void {
     if (v.body === null) return;
@@ -23,6 +25,7 @@ class Union implements Aggregator {
     if (!bodies.has(key)) {
       bodies.set(key, v.body);
       this.bytes += 40 + key.length + bodySize(v.body);
+      checkAggregate(++this.count, this.bytes);
     }
   }
 

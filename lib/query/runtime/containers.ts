@@ -2,6 +2,7 @@
 // spreads), arrays, sets and maps whose element types are unioned when they
 // differ.
 
+import { checkElements } from "./limits.ts";
 import { uniqueTypes, zctx } from "../../zed/context.ts";
 import { normalizeMap, normalizeSet } from "../../zed/normalize.ts";
 import {
@@ -100,7 +101,9 @@ function collect(elems: VectorElem[], v: Value, types: Type[], bodies: Body[]): 
     }
     const u = typeUnder(r.type);
     if (u.kind !== Kind.Array && u.kind !== Kind.Set) continue;
-    for (const b of (r.body ?? []) as Body[]) {
+    const spread = (r.body ?? []) as Body[];
+    checkElements(bodies.length + spread.length);
+    for (const b of spread) {
       types.push(u.elem);
       bodies.push(b);
     }

@@ -7,7 +7,7 @@
 // for the server's thread to commit. Errors cross as their kind and message (and a parse error's offset), to be
 // thrown again on the server's side and answered with the usual status.
 
-import { LochError, messageOf } from "../../errors.ts";
+import { asClientFault, LochError, messageOf } from "../../errors.ts";
 import type { ErrorKind } from "../../errors.ts";
 import type { Head } from "../../lake/sources.ts";
 import type { ObjectRecord } from "../../lake/objects.ts";
@@ -80,6 +80,7 @@ export interface WireError {
 
 /** An error as it crosses threads. */
 export function toWire(e: unknown): WireError {
+  e = asClientFault(e);
   const kind = e instanceof LochError ? e.kind : null;
   const w: WireError = { kind, message: messageOf(e) };
   if (e instanceof ParseError) w.offset = e.offset;
