@@ -46,6 +46,8 @@ export interface ServeOptions {
   allowGet?: string[];
   /** Host names served besides loopback ones (guard.ts; default none). */
   allowHosts?: string[];
+  /** How long a busy worker may be silent before it is replaced (default 30 s). */
+  workerTimeoutMs?: number;
 }
 
 const ROOT_PAGE = `<!DOCTYPE html>
@@ -79,7 +81,7 @@ export class LakeServer {
       pool: opts.pool !== undefined
         ? opts.pool
         : workers > 0
-        ? new WorkerPool(workers, opts.warmWorkers)
+        ? new WorkerPool(workers, opts.warmWorkers, opts.workerTimeoutMs)
         : null,
     };
     this.cors = new Cors(opts.corsOrigins);

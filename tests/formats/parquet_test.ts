@@ -5,6 +5,7 @@ import { ByteWriter, parquetWriteBuffer } from "hyparquet-writer";
 import { writeMetadata } from "hyparquet-writer/src/metadata.js";
 import { LochError } from "../../lib/errors.ts";
 import { ByteInput, TextInput } from "../../lib/formats/io.ts";
+import { decodeHybrid } from "../../lib/formats/parquet/pages.ts";
 import { ParquetReader } from "../../lib/formats/parquet/reader.ts";
 import { ParquetWriter } from "../../lib/formats/parquet/writer.ts";
 import { ZsonFormatter } from "../../lib/formats/zson/formatter.ts";
@@ -579,4 +580,26 @@ Deno.test("reader: GZIP-compressed pages", async () => {
 Deno.test("reader: input that is not Parquet is an input error", async () => {
   const msg = await readError(new TextEncoder().encode("{a:1}\n"));
   assert.match(msg, /parquet/);
+});
+
+Deno.test("reader: run-length data is cut at the count asked for, and must hold that many", () => {
+  // A run of 2^31 values (header 2^32 as a uvarint) of 1, asked for 5.
+  const huge = Uint8Array.from([0x80, 0x80, 0x80, 0x80, 0x10, 1]);
+  assert.deepEqual([...decodeHybrid(huge, 0, huge.length, 1, 5)], [1, 1, 1, 1, 1]);
+  // Bit-packed: one group of 8 3-bit values 0..7.
+  const packed = Uint8Array.from([3, 0b10001000, 0b11000110, 0b11111010]);
+  assert.deepEqual([...decodeHybrid(packed, 0, 4, 3, 8)], [0, 1, 2, 3, 4, 5, 6, 7]);
+  // Runs: 3 x 2, then 2 x 9 (width 4: one byte each).
+  assert.deepEqual([...decodeHybrid(Uint8Array.from([6, 2, 4, 9]), 0, 4, 4, 5)], [2, 2, 2, 9, 9]);
+  for (
+    const [bytes, width, count] of [
+      [Uint8Array.from([6, 2]), 4, 5], // ends after 3 of 5
+      [Uint8Array.from([3, 0xff]), 3, 8], // a group needs 3 bytes
+      [Uint8Array.from([0x80, 0x80]), 1, 1], // a header cut short
+      [Uint8Array.from([2, 1]), 33, 1], // no such width
+    ] as const
+  ) {
+    assert.throws(() => decodeHybrid(bytes, 0, bytes.length, width, count), LochError);
+  }
+  assert.throws(() => decodeHybrid(Uint8Array.from([2, 1]), 0, 9, 1, 1), /out of bounds/);
 });

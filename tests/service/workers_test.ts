@@ -154,3 +154,30 @@ Deno.test("workers: the second starts only when the first is busy", async () => 
     await reader.cancel();
   }, { workers: 2 });
 });
+
+Deno.test("workers: one that stops answering is stopped and replaced; its query fails", async () => {
+  await withServer(async (s) => {
+    await createPool(s, "p");
+    await load(s, "p", "{a:1}");
+    // One batch through 23 doublings: seconds of work that never yields.
+    const stuck = "from p | yield [1] | " + "yield [...this, ...this] | ".repeat(23) +
+      "yield len(this)";
+    const t0 = performance.now();
+    // Its response is broken off (as when a worker dies), not ended as if complete.
+    await assert.rejects(() => query(s, stuck, "application/x-zjson", "?ctrl=true"));
+    assert.ok(performance.now() - t0 < 20_000);
+    const pool = s.server.service.pool!;
+    assert.ok(pool.usable);
+    // The next queries run on a fresh worker.
+    const ok = await query(s, "from p | count()", "application/json");
+    assert.equal(ok.text, '[{"count":1}]\n');
+    // A query that yields as it works (a sort of many values) is not stuck.
+    const long = await query(
+      s,
+      "from p | yield [1] | " + "yield [...this, ...this] | ".repeat(16) +
+        "over this | sort -r this | count()",
+      "application/json",
+    );
+    assert.equal(long.text, '[{"count":65536}]\n');
+  }, { workers: 1, workerTimeoutMs: 300 });
+});

@@ -63,9 +63,28 @@ export class ParquetReader implements ValueReader {
         throw new LochError("invalid", `parquet column ${plan.leaves[i].path.join(".")} missing`);
       }
     }
+    const rows = Number(rg.num_rows);
+    for (let i = 0; i < data.length; i++) {
+      if (rowsOf(data[i]!, plan.leaves[i].maxRep) !== rows) {
+        throw new LochError(
+          "invalid",
+          `parquet row group ${g} says ${rg.num_rows} rows, column ${
+            plan.leaves[i].path.join(".")
+          } holds ${rowsOf(data[i]!, plan.leaves[i].maxRep)}`,
+        );
+      }
+    }
     this.assembler = new Assembler(plan.fields, data as LeafData[]);
-    this.rows = Number(rg.num_rows);
+    this.rows = rows;
   }
+}
+
+/** How many rows a leaf's entries make: one per entry, or per entry that starts a row. */
+function rowsOf(d: LeafData, maxRep: number): number {
+  if (maxRep === 0) return d.count;
+  let n = 0;
+  for (let i = 0; i < d.rep.length; i++) if (d.rep[i] === 0) n++;
+  return n;
 }
 
 /** hyparquet throws plain Errors; they become input errors. */

@@ -153,6 +153,8 @@ class PoolWorker {
 
   /** Whether it started (posted "ready"). */
   started = false;
+  /** When it last said anything (the watchdog's clock). */
+  lastHeard = performance.now();
 
   constructor(
     warm: boolean,
@@ -207,6 +209,8 @@ class PoolWorker {
   }
 
   private receive(m: FromWorker): void {
+    this.lastHeard = performance.now();
+    if (m.type === "pong") return;
     if (m.type === "ready") {
       this.started = true;
       this.isReady();
@@ -260,6 +264,27 @@ class PoolWorker {
     }
   }
 
+  /**
+   * The watchdog's look at a busy worker: one that has said nothing for
+   * stuckMs is stuck (a decoder that never ends, an expression that never
+   * yields) and is stopped, failing its work, to be replaced; else it is
+   * asked to answer.
+   */
+  check(stuckMs: number): void {
+    if (!this.started || this.busy === 0) return;
+    const silent = performance.now() - this.lastHeard;
+    if (silent > stuckMs) {
+      this.die(
+        new LochError(
+          "internal",
+          `query worker did not respond for ${
+            (silent / 1000).toFixed(1)
+          } s and was restarted; its queries and loads failed`,
+        ),
+      );
+    } else this.send({ type: "ping" });
+  }
+
   private die(e: Error): void {
     for (const out of this.outputs.values()) out.abort(e);
     this.outputs.clear();
@@ -281,8 +306,18 @@ export class WorkerPool {
   private nextId = 1;
   private stopped = false;
 
-  /** size workers (at least 1), warmed up before their first query when warm. */
-  constructor(readonly size: number, private warm = false) {}
+  private watchdog: ReturnType<typeof setInterval> | undefined;
+
+  /**
+   * size workers (at least 1), warmed up before their first query when warm.
+   * A busy worker silent for stuckMs (default LOCH_WORKER_TIMEOUT_MS, else
+   * 30 s) is stopped and replaced.
+   */
+  constructor(
+    readonly size: number,
+    private warm = false,
+    private stuckMs = defaultStuckMs(),
+  ) {}
 
   /**
    * Starts the first worker now rather than on the first query (the others
@@ -315,6 +350,13 @@ export class WorkerPool {
    */
   private fill(n: number): void {
     const size = Math.max(1, this.size);
+    if (this.watchdog === undefined && !this.stopped) {
+      const every = Math.max(10, Math.min(1000, this.stuckMs / 4));
+      this.watchdog = setInterval(() => {
+        for (const w of this.workers.slice()) w.check(this.stuckMs);
+      }, every);
+      Deno.unrefTimer(this.watchdog as unknown as number);
+    }
     while (!this.stopped && this.workers.length < Math.min(n, size)) {
       const first = this.workers.length === 0;
       this.workers.push(
@@ -430,7 +472,14 @@ export class WorkerPool {
   /** Stops every worker (queries running are cut short). */
   stop(): void {
     this.stopped = true;
+    clearInterval(this.watchdog);
     for (const w of this.workers.slice()) w.terminate();
     this.workers = [];
   }
+}
+
+/** How long a busy worker may be silent: LOCH_WORKER_TIMEOUT_MS, else 30 s. */
+function defaultStuckMs(): number {
+  const v = Number(Deno.env.get("LOCH_WORKER_TIMEOUT_MS"));
+  return Number.isFinite(v) && v > 0 ? v : 30_000;
 }

@@ -22,6 +22,8 @@ export type ToWorker =
   | { type: "credit"; id: number; bytes: number }
   /** The client went away: stop the query. */
   | { type: "cancel"; id: number }
+  /** Are you there? (The worker answers "pong" at once unless it is stuck.) */
+  | { type: "ping" }
   /** The lake at root is closing: let go of it. */
   | { type: "release"; root: string }
   /** Open the lake at root and read its metadata now (before the first query). */
@@ -57,6 +59,8 @@ export interface QueryJob {
 export type FromWorker =
   /** The worker has started (and warmed up, when asked). */
   | { type: "ready" }
+  /** The answer to "ping". */
+  | { type: "pong" }
   /** A preload is done. */
   | { type: "preloaded" }
   /** The query compiled and its sources opened: output follows. */

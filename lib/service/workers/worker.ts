@@ -13,6 +13,7 @@ import { objectRecord } from "../../lake/objects.ts";
 import { poolById } from "../../lake/pools.ts";
 import { preloadMetadata, warmUp } from "../../lake/warmup.ts";
 import { withTypeBindings } from "../../zed/context.ts";
+import { shareEventLoop } from "../../query/mod.ts";
 import { startQuery } from "../query.ts";
 import { Wakeup } from "../wakeup.ts";
 import { ChunkQueue } from "./chunks.ts";
@@ -151,6 +152,9 @@ scope.onmessage = (e) => {
     case "cancel":
       running.get(m.id)?.cancel();
       break;
+    case "ping":
+      scope.postMessage({ type: "pong" });
+      break;
     case "preload":
       lakeAt(m.root).then(preloadMetadata, () => {}).finally(() =>
         scope.postMessage({ type: "preloaded" })
@@ -184,6 +188,10 @@ async function warmResponses(lake: Lake, queries: readonly string[]): Promise<vo
     }
   }
 }
+
+// Long queries and loads take turns with this thread's messages (a new
+// query, a cancel, a ping), as the server's thread does with its requests.
+await shareEventLoop();
 
 // The worker's name says whether to warm up first ("warm") or not.
 if (scope.name.endsWith(":warm")) await warmUp(3, warmResponses);

@@ -1,0 +1,53 @@
+// The long run of the decoder fuzzing the suite runs briefly
+// (tests/formats/fuzz.ts): every input format for --seconds each (default
+// 20), from --seed (default the time), reporting mutations decoded per
+// second, how many decoded whole, any error that was not a format error and
+// the slowest case. Exits 1 if there were such errors.
+//
+//   deno run -A bench/fuzz.ts [--seconds N] [--seed N] [--format NAME]
+
+import { parseArgs } from "node:util";
+import { FUZZED, fuzzFormat } from "../tests/formats/fuzz.ts";
+
+export async function fuzzBenchmarks(
+  seconds: number,
+  seed: number,
+  only?: string,
+): Promise<number> {
+  let faults = 0;
+  console.log(`fuzz: ${seconds} s per format, seed ${seed}`);
+  for (const format of Object.keys(FUZZED)) {
+    if (only !== undefined && format !== only) continue;
+    const t0 = performance.now();
+    let cases = 0, decoded = 0, slowest = 0, round = 0;
+    while (performance.now() - t0 < seconds * 1000) {
+      const r = await fuzzFormat(format, seed + round++, 1000);
+      cases += r.cases;
+      decoded += r.decoded;
+      slowest = Math.max(slowest, r.slowestMs);
+      faults += r.faults.length;
+      for (const f of r.faults) console.log(`  ${format} seed ${seed + round - 1}: ${f}`);
+    }
+    const rate = cases / ((performance.now() - t0) / 1000);
+    console.log(
+      `  ${format.padEnd(17)} ${String(cases).padStart(8)} mutations, ${
+        rate.toFixed(0).padStart(6)
+      }/s, ${decoded} decoded whole, slowest ${slowest.toFixed(0)} ms`,
+    );
+  }
+  console.log(`  errors other than format errors: ${faults}`);
+  return faults;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      seconds: { type: "string", default: "20" },
+      seed: { type: "string" },
+      format: { type: "string" },
+    },
+  });
+  const seed = values.seed !== undefined ? Number(values.seed) : Date.now() % 1e9;
+  Deno.exit((await fuzzBenchmarks(Number(values.seconds), seed, values.format)) > 0 ? 1 : 0);
+}
