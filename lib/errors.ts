@@ -12,6 +12,8 @@ export type ErrorKind =
   | "forbidden"
   /** The request or its input is bigger than allowed (HTTP 413). */
   | "too large"
+  /** The request took longer than allowed: its body did not arrive, or its query ran too long (HTTP 408). */
+  | "timeout"
   /** A server the request named (a `get` URL) failed or did not answer (HTTP 502). */
   | "upstream"
   /** The server is at a limit it keeps (connections, queued queries); try later (HTTP 503). */

@@ -136,9 +136,16 @@ function checkRecord(v: Value): void {
 }
 
 /** Reads a request's parameters. */
+/**
+ * Limits on parameter bodies: the most bytes one may have, as sent and after
+ * gzip, and how long it may take to arrive (the server sets them from its
+ * options).
+ */
+export const paramsLimits = { maxBytes: 16 << 20, deadlineMs: 60_000 };
+
 export async function readParams(req: Request): Promise<Params> {
   const format = paramsFormat(req.headers.get("Content-Type"));
-  const bytes = new Uint8Array(await req.arrayBuffer());
+  const bytes = await bodyBytes(req);
   if (bytes.length === 0) return new Params(null);
   try {
     const reader = await openReader(ByteInput.fromBytes(bytes, "request body"), format);
@@ -149,4 +156,84 @@ export async function readParams(req: Request): Promise<Params> {
   } catch (e) {
     throw e instanceof LochError ? e : invalid(messageOf(e));
   }
+}
+
+/**
+ * A parameter body, whole: at most paramsLimits.maxBytes as sent and, gzipped,
+ * as inflated (a small gzip body can inflate to gigabytes), arriving within
+ * paramsLimits.deadlineMs (a body trickled a byte at a time would hold its
+ * connection for ever).
+ */
+async function bodyBytes(req: Request): Promise<Uint8Array> {
+  if (req.body === null) return new Uint8Array(0);
+  const deadline = Date.now() + paramsLimits.deadlineMs;
+  let bytes = await readWithin(req.body, deadline, "request body");
+  if (isGzip(bytes)) {
+    const inflated = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream()
+      .pipeThrough(new DecompressionStream("gzip") as TransformStream<Uint8Array, Uint8Array>);
+    try {
+      bytes = await readWithin(inflated, deadline, "inflated request body");
+    } catch (e) {
+      throw e instanceof LochError ? e : invalid(messageOf(e));
+    }
+    // The reader would inflate a second layer without these limits.
+    if (isGzip(bytes)) throw invalid("request body: gzip within gzip is not read");
+  }
+  return bytes;
+}
+
+function isGzip(b: Uint8Array): boolean {
+  return b.length >= 3 && b[0] === 0x1f && b[1] === 0x8b && b[2] === 8;
+}
+
+async function readWithin(
+  body: ReadableStream<Uint8Array>,
+  deadline: number,
+  what: string,
+): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              new LochError(
+                "timeout",
+                `${what} did not arrive within ${paramsLimits.deadlineMs / 1000} s`,
+              ),
+            ),
+          Math.max(0, deadline - Date.now()),
+        );
+      });
+      let r;
+      try {
+        r = await Promise.race([reader.read(), late]);
+      } finally {
+        clearTimeout(timer);
+      }
+      if (r.done) break;
+      size += r.value.length;
+      if (size > paramsLimits.maxBytes) {
+        throw new LochError(
+          "too large",
+          `${what} too large (the limit is ${paramsLimits.maxBytes} bytes)`,
+        );
+      }
+      chunks.push(r.value);
+    }
+  } catch (e) {
+    await reader.cancel().catch(() => {});
+    throw e;
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }

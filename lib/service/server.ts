@@ -11,6 +11,7 @@ import type { QueryRun, RouteDef, Service } from "./context.ts";
 import { Cors } from "./cors.ts";
 import { errorResponse } from "./errors.ts";
 import { RequestGuard } from "./guard.ts";
+import { paramsLimits } from "./params.ts";
 import { EventHub } from "./events.ts";
 import { negotiate } from "./mime.ts";
 import { Router } from "./router.ts";
@@ -48,6 +49,8 @@ export interface ServeOptions {
   allowHosts?: string[];
   /** How long a busy worker may be silent before it is replaced (default 30 s). */
   workerTimeoutMs?: number;
+  /** How long a parameter body (not a load's) may take to arrive (default 60 s). */
+  bodyDeadlineMs?: number;
 }
 
 const ROOT_PAGE = `<!DOCTYPE html>
@@ -84,6 +87,8 @@ export class LakeServer {
         ? new WorkerPool(workers, opts.warmWorkers, opts.workerTimeoutMs)
         : null,
     };
+    // One server per process (a test's may ask for a shorter wait).
+    paramsLimits.deadlineMs = opts.bodyDeadlineMs ?? 60_000;
     this.cors = new Cors(opts.corsOrigins);
     this.guard = new RequestGuard(opts.hostname, opts.allowHosts ?? [], this.cors);
     this.log = new Logger(opts.logLevel ?? "info");
