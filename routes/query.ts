@@ -30,6 +30,8 @@ async function query(req: Request, ctx: RouteContext): Promise<Response> {
     pool: ctx.service.pool,
     access: ctx.service.access,
     signal: req.signal,
+    timeoutMs: ctx.service.queryTimeoutMs,
+    admission: ctx.service.admission,
   }, ctx.headers);
 }
 

@@ -13,6 +13,7 @@ import { defaultWorkers, parseWorkers } from "../service/workers/pool.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
 import { command, lakeDir, lakeFlag, UsageError } from "./lake/lakeflags.ts";
 import type { FlagValues } from "./flags.ts";
+import { parseDuration } from "../zed/time.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 import { setMemoryBudget } from "../query/mod.ts";
 import { memmaxFlag } from "./query.ts";
@@ -77,6 +78,24 @@ export const serveCommand = command({
         "repeatable; none by default",
     },
     {
+      name: "query-timeout",
+      kind: "string",
+      arg: "duration",
+      help: "stop a query that runs longer (e.g. 30s, 5m; default none) with 408",
+    },
+    {
+      name: "max-queries",
+      kind: "string",
+      arg: "n",
+      help: "queries run at once (default 8 per worker); more wait their turn",
+    },
+    {
+      name: "max-queued",
+      kind: "string",
+      arg: "n",
+      help: "queries that may wait (default 256); more are refused with 503",
+    },
+    {
       name: "log-level",
       kind: "string",
       arg: "level",
@@ -129,6 +148,9 @@ export const serveCommand = command({
       warmWorkers: flags.warmup !== false,
       allowGet: allowGetPrefixes(flags["allow-get"] as string[] | undefined),
       allowHosts: flags["allow-host"] as string[] | undefined,
+      queryTimeoutMs: durationMs("query-timeout", flags["query-timeout"] as string | undefined),
+      maxQueries: count("max-queries", flags["max-queries"] as string | undefined, 1),
+      maxQueued: count("max-queued", flags["max-queued"] as string | undefined, 0),
     });
     // The first queries after a start run compiled code rather than cold
     // code, over metadata already in memory: the workers' (which warm up
@@ -210,4 +232,24 @@ function corsOrigins(flags: FlagValues): string[] | undefined {
     ...(flags["cors.origin"] as string[] | undefined ?? []),
   ];
   return given.length > 0 ? given : undefined;
+}
+
+/** A duration flag (Zed's syntax: 30s, 5m, 1h30m) in ms; undefined when not given. */
+function durationMs(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ns = parseDuration(text);
+  if (ns === undefined || Number(ns) < 0) {
+    throw new UsageError(`-${name}: invalid duration: ${text}`);
+  }
+  return Number(ns) / 1e6;
+}
+
+/** A whole-number flag of at least min; undefined when not given. */
+function count(name: string, text: string | undefined, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < min) {
+    throw new UsageError(`-${name}: want a whole number of at least ${min}: ${text}`);
+  }
+  return n;
 }

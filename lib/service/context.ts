@@ -6,6 +6,7 @@ import type { ScanStats } from "../lake/scan.ts";
 import type { SourceAccess } from "../query/mod.ts";
 import type { EventHub } from "./events.ts";
 import type { WorkerPool } from "./workers/pool.ts";
+import type { Admission } from "./admission.ts";
 
 /** A running query, as an `onQuery` hook sees it. */
 export interface QueryRun {
@@ -28,6 +29,10 @@ export interface Service {
   pool: WorkerPool | null;
   /** What queries' `get` and `file` sources may read (absent: nothing). */
   access?: SourceAccess;
+  /** A query's time limit in ms (absent or 0: none). */
+  queryTimeoutMs?: number;
+  /** How many queries run at once, and wait (absent: no limit). */
+  admission?: Admission;
 }
 
 export interface RouteContext {

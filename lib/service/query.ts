@@ -32,6 +32,7 @@ import type { QueryRun } from "./context.ts";
 import { mediaType } from "./mime.ts";
 import { Wakeup } from "./wakeup.ts";
 import type { WorkerPool } from "./workers/pool.ts";
+import { type Admission, untilDone } from "./admission.ts";
 
 /** The stream a response body reads, fed by a sink that waits while the client is behind. */
 class ResponseStream {
@@ -92,6 +93,10 @@ export interface QueryOptions {
   access?: SourceAccess;
   /** Aborts when the client goes away (the request's signal). */
   signal?: AbortSignal;
+  /** The query's time limit in ms (0 or absent: none). */
+  timeoutMs?: number;
+  /** How many queries run at once (absent: no limit). */
+  admission?: Admission;
 }
 
 /** Runs a query for a response in `format`. Throws (before any output) for request errors. */
@@ -102,26 +107,34 @@ export async function queryResponse(
   opts: QueryOptions,
   headers: Headers,
 ): Promise<Response> {
+  const leave = await opts.admission?.enter(opts.signal) ?? (() => {});
   let body: ReadableStream<Uint8Array>;
-  if (opts.pool?.usable && opts.onQuery === undefined) {
-    body = await opts.pool.query({
-      root: lake.root,
-      text,
-      format,
-      ctrl: opts.ctrl,
-      head: opts.head,
-      access: opts.access,
-    }, opts.signal);
-  } else {
-    const stream = new ResponseStream();
-    opts.signal?.addEventListener("abort", () => stream.clientGone(), { once: true });
-    const run = await startQuery(lake, text, format, opts, stream.sink, stream.gone.signal);
-    opts.onQuery?.(run);
-    run.done.then(() => stream.close());
-    body = stream.readable;
+  try {
+    if (opts.pool?.usable && opts.onQuery === undefined) {
+      body = await opts.pool.query({
+        root: lake.root,
+        text,
+        format,
+        ctrl: opts.ctrl,
+        head: opts.head,
+        access: opts.access,
+        timeoutMs: opts.timeoutMs,
+      }, opts.signal);
+    } else {
+      const stream = new ResponseStream();
+      opts.signal?.addEventListener("abort", () => stream.clientGone(), { once: true });
+      const run = await startQuery(lake, text, format, opts, stream.sink, stream.gone.signal);
+      opts.onQuery?.(run);
+      run.done.then(() => stream.close());
+      body = stream.readable;
+    }
+  } catch (e) {
+    leave();
+    throw e;
   }
   headers.set("Content-Type", mediaType(format));
-  return new Response(body, { status: 200, headers });
+  const counted = opts.admission === undefined ? body : untilDone(body, leave);
+  return new Response(counted, { status: 200, headers });
 }
 
 /**
@@ -134,19 +147,32 @@ export async function startQuery(
   lake: Lake,
   text: string,
   format: string,
-  opts: { head?: Head; ctrl: boolean; access?: SourceAccess },
+  opts: { head?: Head; ctrl: boolean; access?: SourceAccess; timeoutMs?: number },
   sink: Sink,
-  signal: AbortSignal,
+  gone: AbortSignal,
 ): Promise<QueryRun> {
-  const prepared = prepareLakeQuery(lake, text, {
-    head: opts.head,
-    signal,
-    access: opts.access ?? NO_ACCESS,
-  });
+  // The query stops when its client goes away or its time is up.
+  const timeUp = new AbortController();
+  const limit = opts.timeoutMs ?? 0;
+  const timer = limit > 0 ? setTimeout(() => timeUp.abort(), limit) : undefined;
+  const signal = limit > 0 ? AbortSignal.any([gone, timeUp.signal]) : gone;
+  const timedOut = () =>
+    new LochError("timeout", `query exceeded its time limit of ${limit / 1000} s`);
+  let prepared;
   try {
-    await openURLSources(prepared.readers);
+    prepared = prepareLakeQuery(lake, text, {
+      head: opts.head,
+      signal,
+      access: opts.access ?? NO_ACCESS,
+    });
+    try {
+      await openURLSources(prepared.readers);
+    } catch (e) {
+      for (const r of prepared.readers) await r.close?.().catch(() => {});
+      throw timeUp.signal.aborted ? timedOut() : e;
+    }
   } catch (e) {
-    for (const r of prepared.readers) await r.close?.().catch(() => {});
+    clearTimeout(timer);
     throw e;
   }
   const ctrl = opts.ctrl && (format === "zjson" || format === "zng");
@@ -156,8 +182,10 @@ export async function startQuery(
       await runQuery(prepared.query, prepared.readers, out, { signal });
       await out.finish();
     } catch (e) {
-      if (!(e instanceof ClientGone) && !signal.aborted) await out.fail(e).catch(() => {});
+      if (gone.aborted || e instanceof ClientGone) return;
+      await out.fail(timeUp.signal.aborted ? timedOut() : e).catch(() => {});
     } finally {
+      clearTimeout(timer);
       out.stop();
     }
   };

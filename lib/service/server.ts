@@ -11,6 +11,7 @@ import type { QueryRun, RouteDef, Service } from "./context.ts";
 import { Cors } from "./cors.ts";
 import { errorResponse } from "./errors.ts";
 import { RequestGuard } from "./guard.ts";
+import { Admission } from "./admission.ts";
 import { paramsLimits } from "./params.ts";
 import { EventHub } from "./events.ts";
 import { negotiate } from "./mime.ts";
@@ -51,6 +52,11 @@ export interface ServeOptions {
   workerTimeoutMs?: number;
   /** How long a parameter body (not a load's) may take to arrive (default 60 s). */
   bodyDeadlineMs?: number;
+  /** A query's time limit in ms (default 0: none). */
+  queryTimeoutMs?: number;
+  /** Queries run at once (default 8 per worker); more wait, up to maxQueued (default 256), else 503. */
+  maxQueries?: number;
+  maxQueued?: number;
 }
 
 const ROOT_PAGE = `<!DOCTYPE html>
@@ -81,6 +87,11 @@ export class LakeServer {
       version: opts.version,
       onQuery: opts.onQuery,
       access: { files: false, urls: opts.allowGet ?? [], timeoutMs: SERVICE_FETCH_TIMEOUT_MS },
+      queryTimeoutMs: opts.queryTimeoutMs,
+      admission: new Admission(
+        opts.maxQueries ?? 8 * Math.max(1, workers),
+        opts.maxQueued ?? 256,
+      ),
       pool: opts.pool !== undefined
         ? opts.pool
         : workers > 0

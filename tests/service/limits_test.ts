@@ -69,3 +69,55 @@ Deno.test("limits: a parameter body that does not arrive in time is refused (408
     });
     assert.equal(pools.text, "[]\n");
   }, { bodyDeadlineMs: 300 }));
+
+Deno.test("limits: a query past its time limit stops with a QueryError (408 if before any output)", () =>
+  withServer(async (s) => {
+    await post(s, "/pool", '{"name":"p"}');
+    await post(s, "/pool/p/branch/main", "{a:1}");
+    // A sort of 2^21 values: longer than 0.2 s, and it takes turns (so it can be stopped).
+    const slow = "from p | yield [1] | " + "yield [...this, ...this] | ".repeat(21) +
+      "over this | sort -r this | count()";
+    const r = await post(s, "/query?ctrl=true", JSON.stringify({ query: slow }), {
+      Accept: "application/x-zjson",
+    });
+    assert.equal(r.status, 200);
+    assert.match(r.text, /"QueryError".*query exceeded its time limit of 0.2 s/);
+    const quick = await post(s, "/query", '{"query":"from p | count()"}', {
+      Accept: "application/json",
+    });
+    assert.equal(quick.text, '[{"count":1}]\n');
+  }, { queryTimeoutMs: 200 }));
+
+Deno.test("limits: queries past the limit wait their turn; past the queue, 503", () =>
+  withServer(async (s) => {
+    await post(s, "/pool", '{"name":"p"}');
+    await post(s, "/pool/p/branch/main", "{a:1}");
+    // A response not read holds its place.
+    const held = await fetch(`${s.url}/query`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        query: "from p | yield [1] | " + "yield [...this, ...this] | ".repeat(18) + "over this",
+      }),
+    });
+    assert.equal(held.status, 200);
+    // The next waits (the queue has room for one); the one after is refused.
+    const waiting = post(s, "/query", '{"query":"from p | count()"}', {
+      Accept: "application/json",
+    });
+    const admission = s.server.service.admission!;
+    for (let i = 0; i < 500 && admission.counts.waiting < 1; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.deepEqual(admission.counts, { running: 1, waiting: 1 });
+    const refused = await post(s, "/query", '{"query":"from p | count()"}');
+    assert.equal(refused.status, 503);
+    assert.equal(
+      JSON.parse(refused.text).error,
+      "too many queries: 1 running and 1 waiting; try again later",
+    );
+    // Reading the first to its end lets the waiting one run.
+    await held.body!.cancel();
+    assert.equal((await waiting).text, '[{"count":1}]\n');
+    assert.equal((await get(s, "/status")).text, "ok", "other routes are not queued");
+  }, { maxQueries: 1, maxQueued: 1 }));

@@ -53,6 +53,8 @@ export interface QueryJob {
   head?: Head;
   /** What `get` and `file` sources may read (default: nothing). */
   access?: SourceAccess;
+  /** The query's time limit in ms (0 or absent: none). */
+  timeoutMs?: number;
 }
 
 /** What a worker tells the server. */
