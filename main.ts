@@ -17,6 +17,7 @@ import { compactCommand } from "./lib/cli/lake/compact.ts";
 import { vacuumCommand } from "./lib/cli/lake/vacuum.ts";
 import { indexCommand } from "./lib/cli/lake/index.ts";
 import { serveCommand } from "./lib/cli/serve.ts";
+import { tokenCommand } from "./lib/cli/token.ts";
 import { messageOf } from "./lib/errors.ts";
 
 const usage = `usage: loch [-lake dir] <command> [options] [args]
@@ -38,6 +39,7 @@ commands:
   vacuum    remove what no branch of a pool can reach
   index     create, drop and list index rules; index data objects
   serve     serve the lake over HTTP (the Zed lake API)
+  token     make an API token for a served lake (loch serve -auth.tokens)
   help      show this text
 
 The lake commands work on the lake directory given by -lake (before or after
@@ -63,6 +65,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   vacuum: vacuumCommand,
   index: indexCommand,
   serve: serveCommand,
+  token: tokenCommand,
 };
 
 /** Moves `-lake dir` given before the command name after it, where the command parses it. */

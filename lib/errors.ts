@@ -8,7 +8,9 @@ export type ErrorKind =
   | "not found"
   /** A name or state conflicts with what exists (HTTP 409). */
   | "conflict"
-  /** The request is refused: not allowed from where it came (HTTP 403). */
+  /** The request has no valid credentials (HTTP 401). */
+  | "unauthorized"
+  /** The request is refused: not allowed from where it came, or for who sent it (HTTP 403). */
   | "forbidden"
   /** The request or its input is bigger than allowed (HTTP 413). */
   | "too large"

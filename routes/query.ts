@@ -4,6 +4,7 @@ import { invalid } from "../lib/errors.ts";
 import type { RouteContext, RouteDef } from "../lib/service/context.ts";
 import { readParams } from "../lib/service/params.ts";
 import { queryResponse } from "../lib/service/query.ts";
+import { authorizeQuery } from "../lib/service/auth/mod.ts";
 import { quoteGoString } from "../lib/zed/goquote.ts";
 
 /** Go's strconv.ParseBool, with the reference's error for anything else. */
@@ -23,6 +24,7 @@ async function query(req: Request, ctx: RouteContext): Promise<Response> {
   const pool = head.string("pool");
   const branch = head.string("branch");
   const ctrl = parseCtrl(new URL(req.url));
+  authorizeQuery(ctx.principal, ctx.service.lake, text, pool);
   return queryResponse(ctx.service.lake, text, ctx.format, {
     ctrl,
     head: { pool, branch },

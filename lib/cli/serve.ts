@@ -13,6 +13,7 @@ import { defaultWorkers, parseWorkers } from "../service/workers/pool.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
 import { command, lakeDir, lakeFlag, UsageError } from "./lake/lakeflags.ts";
 import type { FlagValues } from "./flags.ts";
+import { Authenticator } from "../service/auth/mod.ts";
 import { parseDuration } from "../zed/time.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 import { setMemoryBudget } from "../query/mod.ts";
@@ -78,6 +79,35 @@ export const serveCommand = command({
         "repeatable; none by default",
     },
     {
+      name: "auth.enabled",
+      kind: "bool",
+      help: "require JWTs (as zed serve: RS256, from the JWKS file)",
+    },
+    {
+      name: "auth.clientid",
+      kind: "string",
+      arg: "id",
+      help: "the Auth0 client id /auth/method reports",
+    },
+    {
+      name: "auth.domain",
+      kind: "string",
+      arg: "url",
+      help: "the token issuer's domain (iss is it with a /)",
+    },
+    {
+      name: "auth.jwkspath",
+      kind: "string",
+      arg: "file",
+      help: "the JWKS file of the keys tokens are signed with",
+    },
+    {
+      name: "auth.tokens",
+      kind: "string",
+      arg: "file",
+      help: "API tokens (made by loch token); with it, requests need a token or a JWT",
+    },
+    {
       name: "query-timeout",
       kind: "string",
       arg: "duration",
@@ -134,8 +164,16 @@ export const serveCommand = command({
     if (/^https?:\/\//.test(dir)) {
       throw new LochError("invalid", "serve command available for local lakes only");
     }
+    const auth = await Authenticator.open({
+      enabled: flags["auth.enabled"] === true,
+      clientId: flags["auth.clientid"] as string | undefined,
+      domain: flags["auth.domain"] as string | undefined,
+      jwksPath: flags["auth.jwkspath"] as string | undefined,
+      tokensPath: flags["auth.tokens"] as string | undefined,
+    });
     const lake = await Lake.open(dir);
     const server = await serve({
+      auth,
       lake,
       hostname,
       port,

@@ -101,6 +101,9 @@ export class Connection {
     const headers = new Headers({ Accept: opts.accept ?? ZNG });
     if (opts.contentType !== undefined) headers.set("Content-Type", opts.contentType);
     if (opts.commit !== undefined) headers.set("Zed-Commit", commitHeader(opts.commit));
+    // A lake that wants credentials: a token from the environment (loch token, or a JWT).
+    const token = Deno.env.get("LOCH_TOKEN");
+    if (token) headers.set("Authorization", `Bearer ${token}`);
     const url = this.url + path;
     let res: Response;
     try {

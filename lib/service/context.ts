@@ -7,6 +7,7 @@ import type { SourceAccess } from "../query/mod.ts";
 import type { EventHub } from "./events.ts";
 import type { WorkerPool } from "./workers/pool.ts";
 import type { Admission } from "./admission.ts";
+import type { Authenticator, Principal } from "./auth/mod.ts";
 
 /** A running query, as an `onQuery` hook sees it. */
 export interface QueryRun {
@@ -33,6 +34,8 @@ export interface Service {
   queryTimeoutMs?: number;
   /** How many queries run at once, and wait (absent: no limit). */
   admission?: Admission;
+  /** Who may do what (absent: authentication is off). */
+  auth?: Authenticator;
 }
 
 export interface RouteContext {
@@ -43,6 +46,8 @@ export interface RouteContext {
   format: string;
   /** Headers every response carries (request id, CORS); handlers add theirs. */
   headers: Headers;
+  /** Who is asking (everyone, when authentication is off). */
+  principal: Principal;
 }
 
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response> | Response;

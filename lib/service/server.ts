@@ -12,6 +12,7 @@ import { Cors } from "./cors.ts";
 import { errorResponse } from "./errors.ts";
 import { RequestGuard } from "./guard.ts";
 import { Admission } from "./admission.ts";
+import { ANYONE, type Authenticator, authorize } from "./auth/mod.ts";
 import { paramsLimits } from "./params.ts";
 import { EventHub } from "./events.ts";
 import { negotiate } from "./mime.ts";
@@ -54,6 +55,8 @@ export interface ServeOptions {
   bodyDeadlineMs?: number;
   /** A query's time limit in ms (default 0: none). */
   queryTimeoutMs?: number;
+  /** Authentication (auth/mod.ts; absent: off). */
+  auth?: Authenticator;
   /** Queries run at once (default 8 per worker); more wait, up to maxQueued (default 256), else 503. */
   maxQueries?: number;
   maxQueued?: number;
@@ -74,6 +77,8 @@ export class LakeServer {
   readonly service: Service;
   private router = new Router<RouteDef>();
   private cors: Cors;
+  /** Requests refused for want of valid credentials. */
+  unauthorized = 0;
   private guard: RequestGuard;
   private log: Logger;
   addr!: Deno.NetAddr;
@@ -88,6 +93,7 @@ export class LakeServer {
       onQuery: opts.onQuery,
       access: { files: false, urls: opts.allowGet ?? [], timeoutMs: SERVICE_FETCH_TIMEOUT_MS },
       queryTimeoutMs: opts.queryTimeoutMs,
+      auth: opts.auth,
       admission: new Admission(
         opts.maxQueries ?? 8 * Math.max(1, workers),
         opts.maxQueued ?? 256,
@@ -184,7 +190,19 @@ export class LakeServer {
     const def = m.target;
     try {
       const format = this.opts.rawAccept?.has(def.path) ? "" : negotiate(req.headers.get("Accept"));
-      const ctx = { service: this.service, params: m.params, format, headers };
+      // After the Accept check, as in Zed; GET /auth/method is open.
+      let principal = ANYONE;
+      const auth = this.service.auth;
+      if (auth?.enabled && def.path !== "/auth/method") {
+        try {
+          principal = await auth.authenticate(req);
+        } catch (e) {
+          this.unauthorized++;
+          throw e;
+        }
+        authorize(principal, this.service.lake, req.method, def.path, m.params);
+      }
+      const ctx = { service: this.service, params: m.params, format, headers, principal };
       // Each request has its own type-name bindings (zed/context.ts).
       return await withTypeBindings(() => def.handler(req, ctx));
     } catch (e) {

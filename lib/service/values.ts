@@ -21,7 +21,9 @@ export function commitResponseValue(commit: KSUID, warnings: string[] | null): V
 }
 
 /** `api.AuthMethodResponse` with authentication off: kind "" and no auth0 details. */
-export function authMethodValue(): Value {
+export function authMethodValue(
+  method: { kind: string; auth0: { audience: string; clientId: string; domain: string } | null },
+): Value {
   const details = named("api.AuthMethodAuth0Details", [
     ["audience", TypeString],
     ["client_id", TypeString],
@@ -31,11 +33,12 @@ export function authMethodValue(): Value {
     ["kind", zctx.lookupNamed("api.AuthMethod", TypeString)],
     ["auth0", details],
   ]);
-  return new Value(t, ["", null]);
+  const a = method.auth0;
+  return new Value(t, [method.kind, a === null ? null : [a.audience, a.clientId, a.domain]]);
 }
 
-/** `api.AuthIdentityResponse`: with authentication off, the anonymous identity. */
-export function authIdentityValue(): Value {
+/** `api.AuthIdentityResponse`: the caller (the anonymous identity when authentication is off). */
+export function authIdentityValue(id: { tenantId: string; userId: string }): Value {
   const t = named("api.AuthIdentityResponse", [["tenant_id", TypeString], ["user_id", TypeString]]);
-  return new Value(t, ["tenant_000000000000000000000000001", "user_000000000000000000000000001"]);
+  return new Value(t, [id.tenantId, id.userId]);
 }

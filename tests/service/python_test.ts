@@ -1,0 +1,80 @@
+// The Zed Python client (v1.3.0, tests/fixtures/zed-python) against loch:
+// Zed's python-auth.yaml scenario with Zed's test key pair. With a stored
+// token it creates a pool, loads and queries; without one it gets Zed's
+// `missing authentication credentials`. Needs python3 with requests and
+// python-dateutil (.ci/run installs them); without them the test says so and
+// fails, rather than pass unseen.
+
+import assert from "node:assert/strict";
+import { createPrivateKey } from "node:crypto";
+import { importPKCS8, SignJWT } from "jose";
+import { AUDIENCE, Authenticator } from "../../lib/service/auth/mod.ts";
+import { withServer } from "./helpers.ts";
+
+const FIXTURES = new URL("../fixtures/", import.meta.url);
+
+/** A token as Zed's `gentoken -domain d -keyid testkey -tenantid t -userid u` makes it. */
+async function gentoken(): Promise<string> {
+  const pem = await Deno.readTextFile(new URL("auth/auth-private-key", FIXTURES));
+  const pkcs8 = createPrivateKey(pem).export({ type: "pkcs8", format: "pem" }) as string;
+  return await new SignJWT({
+    iss: "d/",
+    aud: AUDIENCE,
+    exp: Math.floor(Date.now() / 1000) + 3600,
+    [`${AUDIENCE}/tenant_id`]: "t",
+    [`${AUDIENCE}/user_id`]: "u",
+  }).setProtectedHeader({ alg: "RS256", kid: "testkey" }).sign(await importPKCS8(pkcs8, "RS256"));
+}
+
+const SCRIPT = `
+import sys, zed
+lake, config = sys.argv[1], sys.argv[2]
+c = zed.Client(lake, config_dir=config)
+c.create_pool('test')
+c.load('test', '{a:1}')
+for v in c.query('from test'):
+    print(v)
+
+print('===')
+c = zed.Client(lake, config_dir='')
+try:
+    c.query('from test')
+except Exception as e:
+    print(repr(e))
+`;
+
+Deno.test("python client: Zed's python-auth.yaml against loch", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const auth = await Authenticator.open({
+      enabled: true,
+      clientId: "c",
+      domain: "d",
+      jwksPath: new URL("auth/auth-public-jwks.json", FIXTURES).pathname,
+    });
+    await withServer(async (s) => {
+      // As `zed auth store -access $token -lake $ZED_LAKE` leaves it.
+      await Deno.writeTextFile(
+        `${dir}/credentials.json`,
+        JSON.stringify({ services: { [s.url]: { access: await gentoken() } } }),
+      );
+      const out = await new Deno.Command("python3", {
+        args: ["-c", SCRIPT, s.url, dir],
+        env: {
+          PYTHONPATH: new URL("zed-python/zed", FIXTURES).pathname + ":" +
+            new URL("zed-python", FIXTURES).pathname,
+        },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, 0, stderr);
+      assert.equal(
+        new TextDecoder().decode(out.stdout),
+        "{'a': 1}\n===\nRequestError('missing authentication credentials')\n",
+      );
+    }, { auth });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
