@@ -1,13 +1,14 @@
-// The long run of the decoder fuzzing the suite runs briefly
-// (tests/formats/fuzz.ts): every input format for --seconds each (default
-// 20), from --seed (default the time), reporting mutations decoded per
-// second, how many decoded whole, any error that was not a format error and
-// the slowest case. Exits 1 if there were such errors.
+// The long run of the fuzzing the suite runs briefly (tests/fuzz): every
+// input format, then mutated queries, for --seconds each (default 20), from
+// --seed (default the time), reporting mutations per second, how many
+// decoded (ran) whole, any error that was not a LochError (a 500 in the
+// service) and the slowest case. Exits 1 if there were such errors.
 //
 //   deno run -A bench/fuzz.ts [--seconds N] [--seed N] [--format NAME]
 
 import { parseArgs } from "node:util";
-import { FUZZED, fuzzFormat } from "../tests/formats/fuzz.ts";
+import { FUZZED, fuzzFormat } from "../tests/fuzz/formats.ts";
+import { fuzzQueries } from "../tests/fuzz/queries.ts";
 
 export async function fuzzBenchmarks(
   seconds: number,
@@ -16,14 +17,16 @@ export async function fuzzBenchmarks(
 ): Promise<number> {
   let faults = 0;
   console.log(`fuzz: ${seconds} s per format, seed ${seed}`);
-  for (const format of Object.keys(FUZZED)) {
+  for (const format of [...Object.keys(FUZZED), "query"]) {
     if (only !== undefined && format !== only) continue;
     const t0 = performance.now();
     let cases = 0, decoded = 0, slowest = 0, round = 0;
     while (performance.now() - t0 < seconds * 1000) {
-      const r = await fuzzFormat(format, seed + round++, 1000);
+      const r = format === "query"
+        ? await fuzzQueries(seed + round++, 1000)
+        : await fuzzFormat(format, seed + round++, 1000);
       cases += r.cases;
-      decoded += r.decoded;
+      decoded += "decoded" in r ? r.decoded : r.ran;
       slowest = Math.max(slowest, r.slowestMs);
       faults += r.faults.length;
       for (const f of r.faults) console.log(`  ${format} seed ${seed + round - 1}: ${f}`);
