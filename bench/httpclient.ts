@@ -12,6 +12,7 @@ const CLOCK_TICKS = 100;
 export class ServerProcess {
   private stderr = "";
   private drained: Promise<void>;
+  private ended = false;
 
   private constructor(
     private child: Deno.ChildProcess,
@@ -19,6 +20,7 @@ export class ServerProcess {
     /** Whether a stop by SIGTERM must exit with status 0 (Zed's does not). */
     private strict: boolean,
   ) {
+    child.status.then(() => (this.ended = true));
     this.drained = (async () => {
       for await (const s of child.stderr.pipeThrough(new TextDecoderStream())) this.stderr += s;
     })();
@@ -98,6 +100,16 @@ export class ServerProcess {
       }
       await new Promise((r) => setTimeout(r, 20));
     }
+  }
+
+  /** Whether the process is still running. */
+  get running(): boolean {
+    return !this.ended;
+  }
+
+  /** What the server has written on stderr so far. */
+  get log(): string {
+    return this.stderr;
   }
 
   /** The server's process id. */

@@ -1,10 +1,12 @@
 // `deno task bench`: runs every benchmark and prints timings and ratios
 // against the comparison tools. Options: --runs N (default 5), --only
-// part,... (service, concurrency, json, queries, zng, lake, index, http, fuzz),
+// part,... (service, concurrency, json, queries, zng, lake, index, http, fuzz,
+// soak),
 // --scale 1x|10x|both (the service and concurrency parts). The service part
 // comes first: loch serve against zed serve, zq and DuckDB on every query
 // shape, cold and warm; then many clients at once against zed serve, with
-// load speed and memory per phase. Last, the decoders' fuzzing, 10 s per format.
+// load speed and memory per phase. Last, the decoders' and queries' fuzzing
+// (10 s each) and a 60 s soak of loch serve with a hostile client.
 
 import { parseArgs } from "node:util";
 import { jsonPassthrough } from "./json_passthrough.ts";
@@ -16,11 +18,12 @@ import { zngBenchmarks } from "./zng.ts";
 import { serviceBenchmarks } from "./service.ts";
 import { concurrencyBenchmarks } from "./concurrency.ts";
 import { fuzzBenchmarks } from "./fuzz.ts";
+import { soak } from "./soak.ts";
 
 const { values } = parseArgs({
   options: {
     runs: { type: "string", default: "5" },
-    /** Parts to run (default all): service,concurrency,json,queries,zng,lake,index,http,fuzz. */
+    /** Parts to run (default all): service,concurrency,json,queries,zng,lake,index,http,fuzz,soak. */
     only: { type: "string" },
     /** For the service and concurrency parts: 1x, 10x or both. */
     scale: { type: "string", default: "both" },
@@ -46,6 +49,7 @@ try {
   if (want("index")) await indexBenchmarks(tmp, runs);
   if (want("http")) await httpBenchmarks(tmp, runs);
   if (want("fuzz")) await fuzzBenchmarks(10, Date.now() % 1e9);
+  if (want("soak")) await soak(60, 8, 30);
 } finally {
   await Deno.remove(tmp, { recursive: true });
 }
