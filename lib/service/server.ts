@@ -51,6 +51,8 @@ export interface ServeOptions {
   allowHosts?: string[];
   /** How long a busy worker may be silent before it is replaced (default 30 s). */
   workerTimeoutMs?: number;
+  /** Heap and buffers past which an idle worker is replaced (default 256 MiB). */
+  workerRetireBytes?: number;
   /** How long a parameter body (not a load's) may take to arrive (default 60 s). */
   bodyDeadlineMs?: number;
   /** A query's time limit in ms (default 0: none). */
@@ -101,7 +103,7 @@ export class LakeServer {
       pool: opts.pool !== undefined
         ? opts.pool
         : workers > 0
-        ? new WorkerPool(workers, opts.warmWorkers, opts.workerTimeoutMs)
+        ? new WorkerPool(workers, opts.warmWorkers, opts.workerTimeoutMs, opts.workerRetireBytes)
         : null,
     };
     // One server per process (a test's may ask for a shorter wait).

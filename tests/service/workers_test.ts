@@ -181,3 +181,19 @@ Deno.test("workers: one that stops answering is stopped and replaced; its query 
     assert.equal(long.text, '[{"count":65536}]\n');
   }, { workers: 1, workerTimeoutMs: 300 });
 });
+
+Deno.test("workers: one whose memory grew is replaced once idle, and answers stay the same", async () => {
+  // Every worker's heap is past 1 MiB: each asks to be replaced after its first task.
+  await withServer(async (s) => {
+    await createPool(s, "p");
+    await load(s, "p", "{a:1}\n{a:2}");
+    const pool = s.server.service.pool!;
+    for (let i = 0; i < 300 && pool.retired === 0; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.ok(pool.retired >= 1, "a worker was replaced");
+    const r = await query(s, "from p | sum(a)", "application/json");
+    assert.equal(r.text, '[{"sum":3}]\n');
+    assert.ok(pool.usable);
+  }, { workers: 1, workerRetireBytes: 1 << 20 });
+});

@@ -155,12 +155,20 @@ class PoolWorker {
   started = false;
   /** When it last said anything (the watchdog's clock). */
   lastHeard = performance.now();
+  /** Asked to be replaced (its heap grew): it is, once idle for RETIRE_IDLE_MS. */
+  wantsRetire = false;
+  /** Being replaced: takes no new work, ends when idle. */
+  retiring = false;
+  /** When it last had nothing to do. */
+  idleSince = performance.now();
 
   constructor(
-    warm: boolean,
+    readonly warm: boolean,
     index: number,
     size: number,
+    retireBytes: number,
     private onDeath: (w: PoolWorker) => void,
+    private onRetire: (w: PoolWorker) => void = () => {},
   ) {
     this.ready = new Promise((r) => (this.isReady = r));
     this.worker = new Worker(new URL("./worker.ts", import.meta.url).href, {
@@ -168,7 +176,7 @@ class PoolWorker {
       name: `loch-worker-${index}:${warm ? "warm" : "cold"}`,
     });
     this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.receive(e.data);
-    this.send({ type: "init", workers: size });
+    this.send({ type: "init", workers: size, retireBytes });
     this.worker.onerror = (e) => {
       e.preventDefault();
       this.die(new LochError("internal", `query worker failed: ${e.message}`));
@@ -211,6 +219,10 @@ class PoolWorker {
   private receive(m: FromWorker): void {
     this.lastHeard = performance.now();
     if (m.type === "pong") return;
+    if (m.type === "retire") {
+      this.wantsRetire = true;
+      return;
+    }
     if (m.type === "ready") {
       this.started = true;
       this.isReady();
@@ -262,6 +274,27 @@ class PoolWorker {
         out.end();
         break;
     }
+    this.retireWhenIdle();
+  }
+
+  /** Ends a retiring worker that has no work left. */
+  retireWhenIdle(): void {
+    if (this.busy === 0) this.idleSince = performance.now();
+    if (this.retiring && this.busy === 0) {
+      this.die(new LochError("internal", "worker retired"));
+    }
+  }
+
+  /**
+   * Replaces a worker that asked to be (its memory grew) once it has been
+   * idle a while: not between the loads of a burst, which reuse the heap.
+   */
+  maybeRetire(): void {
+    if (!this.wantsRetire || this.retiring || this.busy > 0) return;
+    if (performance.now() - this.idleSince < RETIRE_IDLE_MS) return;
+    this.retiring = true;
+    this.onRetire(this);
+    this.retireWhenIdle();
   }
 
   /**
@@ -303,6 +336,9 @@ class PoolWorker {
 
 export class WorkerPool {
   private workers: PoolWorker[] = [];
+  private nextIndex = 0;
+  /** Workers replaced because their heap grew (they return its memory). */
+  retired = 0;
   private nextId = 1;
   private stopped = false;
 
@@ -311,12 +347,15 @@ export class WorkerPool {
   /**
    * size workers (at least 1), warmed up before their first query when warm.
    * A busy worker silent for stuckMs (default LOCH_WORKER_TIMEOUT_MS, else
-   * 30 s) is stopped and replaced.
+   * 30 s) is stopped and replaced; one whose heap and buffers grew past
+   * retireBytes (default LOCH_WORKER_RETIRE_MB, else 256 MiB; a warm idle
+   * worker holds about 70) is replaced once idle, returning that memory.
    */
   constructor(
     readonly size: number,
     private warm = false,
     private stuckMs = defaultStuckMs(),
+    private retireBytes = defaultRetireBytes(),
   ) {}
 
   /**
@@ -348,22 +387,37 @@ export class WorkerPool {
    * (when asked): the others start when the first is busy, and a warm-up then
    * would only delay the work they were started for.
    */
-  private fill(n: number): void {
+  private fill(n: number, warm = false): void {
     const size = Math.max(1, this.size);
     if (this.watchdog === undefined && !this.stopped) {
       const every = Math.max(10, Math.min(1000, this.stuckMs / 4));
       this.watchdog = setInterval(() => {
-        for (const w of this.workers.slice()) w.check(this.stuckMs);
+        for (const w of this.workers.slice()) {
+          w.check(this.stuckMs);
+          w.maybeRetire();
+        }
       }, every);
       Deno.unrefTimer(this.watchdog as unknown as number);
     }
-    while (!this.stopped && this.workers.length < Math.min(n, size)) {
-      const first = this.workers.length === 0;
+    // Retiring workers finish what they have and take nothing new.
+    const live = () => this.workers.filter((w) => !w.retiring).length;
+    while (!this.stopped && live() < Math.min(n, size)) {
+      const first = live() === 0;
       this.workers.push(
-        new PoolWorker(this.warm && first, this.workers.length, size, (dead) => {
-          if (!dead.started) this.failedStarts++;
-          this.workers = this.workers.filter((w) => w !== dead);
-        }),
+        new PoolWorker(
+          this.warm && (first || warm),
+          this.nextIndex++,
+          size,
+          this.retireBytes,
+          (dead) => {
+            if (!dead.started) this.failedStarts++;
+            if (dead.retiring) this.retired++;
+            this.workers = this.workers.filter((w) => w !== dead);
+          },
+          // A worker whose heap grew is replaced now (warm if it was), so the
+          // next work does not wait for a start.
+          (old) => this.fill(live() + 1, old.warm),
+        ),
       );
     }
   }
@@ -397,11 +451,12 @@ export class WorkerPool {
   private pick(): PoolWorker {
     if (this.stopped) throw new LochError("internal", "workers stopped");
     this.fill(1);
-    let best = this.workers[0];
-    for (const w of this.workers) if (w.busy < best.busy) best = w;
-    if (best.busy > 0 && this.workers.length < this.size) {
+    const live = this.workers.filter((w) => !w.retiring);
+    let best = live[0];
+    for (const w of live) if (w.busy < best.busy) best = w;
+    if (best.busy > 0 && live.length < this.size) {
       // Every worker is busy: one more.
-      this.fill(this.workers.length + 1);
+      this.fill(live.length + 1);
       best = this.workers[this.workers.length - 1];
     }
     return best;
@@ -477,6 +532,14 @@ export class WorkerPool {
     this.workers = [];
   }
 }
+
+function defaultRetireBytes(): number {
+  const v = Number(Deno.env.get("LOCH_WORKER_RETIRE_MB"));
+  return (Number.isFinite(v) && v > 0 ? v : 256) * 2 ** 20;
+}
+
+/** How long a worker whose memory grew must be idle before it is replaced. */
+const RETIRE_IDLE_MS = 1000;
 
 /** How long a busy worker may be silent: LOCH_WORKER_TIMEOUT_MS, else 30 s. */
 function defaultStuckMs(): number {

@@ -16,7 +16,7 @@ import { ParseError, type SourceAccess } from "../../query/mod.ts";
 /** What the server asks of a worker. */
 export type ToWorker =
   /** First: how many workers share the machine (each takes its share of the caches). */
-  | { type: "init"; workers: number }
+  | { type: "init"; workers: number; retireBytes: number }
   | { type: "query"; id: number; job: QueryJob }
   /** The client read this many more bytes of the query's output. */
   | { type: "credit"; id: number; bytes: number }
@@ -63,6 +63,8 @@ export type FromWorker =
   | { type: "ready" }
   /** The answer to "ping". */
   | { type: "pong" }
+  /** The worker's heap has grown past its limit: replace it once it is idle. */
+  | { type: "retire" }
   /** A preload is done. */
   | { type: "preloaded" }
   /** The query compiled and its sources opened: output follows. */

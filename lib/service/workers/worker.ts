@@ -87,6 +87,22 @@ function lakeAt(root: string): Promise<Lake> {
   return l;
 }
 
+/**
+ * A heap V8 grew for a big load or query (and the buffers it holds) stays
+ * this isolate's until it ends: past retireBytes (the pool's, from "init")
+ * the worker asks to be replaced once idle, which returns the memory to the
+ * system.
+ */
+let retireBytes = Infinity;
+let retiring = false;
+
+function retireIfGrown(): void {
+  const mu = Deno.memoryUsage();
+  if (retiring || mu.heapTotal + mu.external < retireBytes) return;
+  retiring = true;
+  scope.postMessage({ type: "retire" });
+}
+
 async function run(id: number, job: QueryJob): Promise<void> {
   const r = new Running(id);
   running.set(id, r);
@@ -102,6 +118,7 @@ async function run(id: number, job: QueryJob): Promise<void> {
   } finally {
     running.delete(id);
     scope.postMessage({ type: "end", id });
+    retireIfGrown();
   }
 }
 
@@ -120,6 +137,7 @@ async function load(id: number, job: LoadJob): Promise<void> {
   } finally {
     bodies.delete(id);
     scope.postMessage({ type: "end", id });
+    retireIfGrown();
   }
 }
 
@@ -130,6 +148,7 @@ scope.onmessage = (e) => {
       // The column cache's budget (LOCH_COLUMN_CACHE) is for all workers together.
       columnCacheFromEnv();
       columnCache.budget = Math.floor(columnCache.budget / m.workers);
+      retireBytes = m.retireBytes;
       break;
     case "load":
       load(m.id, m.job);
