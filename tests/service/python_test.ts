@@ -43,6 +43,22 @@ except Exception as e:
     print(repr(e))
 `;
 
+/** A python3 on PATH that has the client's dependencies (the first may not: npx puts /usr/bin first). */
+async function python(): Promise<string> {
+  const dirs = (Deno.env.get("PATH") ?? "").split(":").filter((d) => d !== "");
+  for (const exe of [...dirs.map((d) => `${d}/python3`), "/usr/bin/python3"]) {
+    const ok = await new Deno.Command(exe, {
+      args: ["-c", "import requests, dateutil"],
+      stdout: "null",
+      stderr: "null",
+    }).output().then((o) => o.success, () => false);
+    if (ok) return exe;
+  }
+  throw new Error(
+    "no python3 with requests and python-dateutil (apt-get install python3-requests python3-dateutil)",
+  );
+}
+
 Deno.test("python client: Zed's python-auth.yaml against loch", async () => {
   const dir = await Deno.makeTempDir();
   try {
@@ -58,7 +74,7 @@ Deno.test("python client: Zed's python-auth.yaml against loch", async () => {
         `${dir}/credentials.json`,
         JSON.stringify({ services: { [s.url]: { access: await gentoken() } } }),
       );
-      const out = await new Deno.Command("python3", {
+      const out = await new Deno.Command(await python(), {
         args: ["-c", SCRIPT, s.url, dir],
         env: {
           PYTHONPATH: new URL("zed-python/zed", FIXTURES).pathname + ":" +
