@@ -308,11 +308,17 @@ const STRING = { converted_type: "UTF8", logical_type: { type: "STRING" } } as c
 const ENUM = { converted_type: "ENUM", logical_type: { type: "ENUM" } } as const;
 const JSON_TYPE = { type: "JSON" } as const;
 
+/**
+ * An integer's annotation: its converted type (INT_8 … UINT_64), which every
+ * reader honours. The INTEGER logical type says the same, but
+ * hyparquet-writer 0.17.0 writes its bit width as a Thrift i32 where the
+ * format says i8, and DuckDB and Zed's reader then refuse the whole file.
+ */
 function integer(bitWidth: number, isSigned: boolean): Partial<SchemaElement> {
   const converted_type = `${
     isSigned ? "INT" : "UINT"
   }_${bitWidth}` as SchemaElement["converted_type"];
-  return { converted_type, logical_type: { type: "INTEGER", bitWidth, isSigned } };
+  return { converted_type };
 }
 
 function time(unit: "MILLIS" | "MICROS" | "NANOS") {

@@ -1,0 +1,97 @@
+// Parquet that other readers open: what loch writes, read back by DuckDB
+// (a test-only dependency), for every Zed type Parquet can hold. Before,
+// DuckDB refused any file with an integer column (TProtocolException).
+
+import assert from "node:assert/strict";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { openReader } from "../../lib/formats/detect.ts";
+import { ByteInput } from "../../lib/formats/io.ts";
+import { openWriter } from "../../lib/formats/registry.ts";
+
+async function parquetOf(zson: string): Promise<Uint8Array> {
+  const reader = await openReader(ByteInput.fromBytes(new TextEncoder().encode(zson)), "zson");
+  const chunks: Uint8Array[] = [];
+  const w = openWriter("parquet", (c) => {
+    chunks.push(c.slice());
+    return Promise.resolve();
+  });
+  for (let b = await reader.read(); b !== null; b = await reader.read()) await w.write(b);
+  await w.end();
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+const ROWS = [
+  "{i8:-8(int8),i16:-16(int16),i32:-32(int32),i64:-64,u8:8(uint8),u16:16(uint16),u32:32(uint32)," +
+  'u64:18446744073709551615(uint64),f32:1.5(float32),f64:-2.25,b:true,s:"é€",by:0x01ff,' +
+  "t:2024-03-24T17:00:00.123456789Z,d:1m30s,ip:10.0.0.1,net:10.0.0.0/8," +
+  'r:{x:1,y:"z"},arr:[1,2],st:|["a","b"]|,m:|{"k":1}|}',
+  "{i8:null(int8),i16:null(int16),i32:null(int32),i64:null(int64),u8:null(uint8),u16:null(uint16)," +
+  "u32:null(uint32),u64:null(uint64),f32:null(float32),f64:null(float64),b:null(bool),s:null(string)," +
+  "by:null(bytes),t:null(time),d:null(duration),ip:null(ip),net:null(net)," +
+  "r:null({x:int64,y:string}),arr:null([int64]),st:null(|[string]|),m:null(|{string:int64}|)}",
+];
+
+Deno.test("parquet: DuckDB reads what loch writes, every type, values and nulls", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/all.parquet`;
+    await Deno.writeFile(file, await parquetOf(ROWS.join("\n")));
+    const db = await DuckDBInstance.create(":memory:");
+    const c = await db.connect();
+    const r = await c.runAndReadAll(
+      `SELECT i8, i16, i32, i64, u8, u16, u32, u64::VARCHAR AS u64, f32, f64, b, s, "by", ` +
+        `epoch_ns(t) AS t, d, ip, net, r, arr, st, m FROM read_parquet('${file}')`,
+    );
+    const rows = r.getRowObjectsJson();
+    assert.deepEqual(rows[0], {
+      i8: -8,
+      i16: -16,
+      i32: -32,
+      i64: "-64",
+      u8: 8,
+      u16: 16,
+      u32: 32,
+      u64: "18446744073709551615",
+      f32: 1.5,
+      f64: -2.25,
+      b: true,
+      s: "é€",
+      by: "\\x01\\xFF",
+      t: "1711299600123456789",
+      d: "90000000000",
+      ip: "10.0.0.1",
+      net: "10.0.0.0/8",
+      r: { x: "1", y: "z" },
+      arr: ["1", "2"],
+      st: ["a", "b"],
+      m: [{ key: "k", value: "1" }],
+    });
+    for (const [k, v] of Object.entries(rows[1])) assert.equal(v, null, k);
+    const types = await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${file}')`);
+    const byName = Object.fromEntries(
+      types.getRowObjectsJson().map((t) => [t.column_name, t.column_type]),
+    );
+    assert.deepEqual(
+      [
+        byName.i8,
+        byName.i16,
+        byName.i32,
+        byName.i64,
+        byName.u8,
+        byName.u16,
+        byName.u32,
+        byName.u64,
+      ],
+      ["TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT"],
+    );
+    c.closeSync();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
