@@ -53,6 +53,12 @@ async function loadData(req: Request, ctx: RouteContext): Promise<Response> {
     // (A failed commit removes the objects.)
     res = await commitLoad(lake, pool, branch, written, loaded.warnings, commit, meta);
   }
+  let records = 0, bytes = 0;
+  for (const o of res.objects) {
+    records += o.count;
+    bytes += o.size;
+  }
+  ctx.service.metrics?.load(records, bytes);
   return valueResponse(ctx.format, commitResponseValue(res.commit.id, res.warnings), ctx.headers);
 }
 

@@ -8,6 +8,7 @@ import { indexRoutes } from "./index.ts";
 import { opsRoutes } from "./ops.ts";
 import { poolRoutes } from "./pool.ts";
 import { queryRoutes } from "./query.ts";
+import { metricsRoutes } from "./metrics.ts";
 
 export const routes: RouteDef[] = [
   ...authRoutes,
@@ -17,7 +18,8 @@ export const routes: RouteDef[] = [
   ...opsRoutes,
   ...indexRoutes,
   ...queryRoutes,
+  ...metricsRoutes,
 ];
 
 /** Routes whose handlers read Accept themselves. */
-export const rawAcceptRoutes = new Set(["/events"]);
+export const rawAcceptRoutes = new Set(["/events", "/metrics"]);

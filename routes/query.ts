@@ -34,6 +34,7 @@ async function query(req: Request, ctx: RouteContext): Promise<Response> {
     signal: req.signal,
     timeoutMs: ctx.service.queryTimeoutMs,
     admission: ctx.service.admission,
+    metrics: ctx.service.metrics,
   }, ctx.headers);
 }
 

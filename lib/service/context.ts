@@ -8,6 +8,7 @@ import type { EventHub } from "./events.ts";
 import type { WorkerPool } from "./workers/pool.ts";
 import type { Admission } from "./admission.ts";
 import type { Authenticator, Principal } from "./auth/mod.ts";
+import type { Metrics } from "./metrics.ts";
 
 /** A running query, as an `onQuery` hook sees it. */
 export interface QueryRun {
@@ -36,6 +37,8 @@ export interface Service {
   admission?: Admission;
   /** Who may do what (absent: authentication is off). */
   auth?: Authenticator;
+  /** What GET /metrics reports (absent: nothing is counted). */
+  metrics?: Metrics;
 }
 
 export interface RouteContext {

@@ -75,6 +75,11 @@ export class EventHub {
   private chain: Promise<void> = Promise.resolve();
   private keepAliveMs: number;
 
+  /** Open streams. */
+  get streams(): number {
+    return this.subs.size;
+  }
+
   constructor(lake: Lake, opts: EventHubOptions = {}) {
     this.keepAliveMs = opts.keepAliveMs ?? KEEPALIVE_MS;
     this.unsubscribe = lake.subscribe((e) => {

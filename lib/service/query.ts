@@ -33,6 +33,7 @@ import { mediaType } from "./mime.ts";
 import { Wakeup } from "./wakeup.ts";
 import type { WorkerPool } from "./workers/pool.ts";
 import { type Admission, untilDone } from "./admission.ts";
+import type { Metrics, QueryTotals } from "./metrics.ts";
 
 /** The stream a response body reads, fed by a sink that waits while the client is behind. */
 class ResponseStream {
@@ -97,6 +98,8 @@ export interface QueryOptions {
   timeoutMs?: number;
   /** How many queries run at once (absent: no limit). */
   admission?: Admission;
+  /** Counts the query when it ends. */
+  metrics?: Metrics;
 }
 
 /** Runs a query for a response in `format`. Throws (before any output) for request errors. */
@@ -108,24 +111,31 @@ export async function queryResponse(
   headers: Headers,
 ): Promise<Response> {
   const leave = await opts.admission?.enter(opts.signal) ?? (() => {});
+  const t0 = performance.now();
+  let read: QueryTotals | null = null;
   let body: ReadableStream<Uint8Array>;
   try {
     if (opts.pool?.usable && opts.onQuery === undefined) {
-      body = await opts.pool.query({
-        root: lake.root,
-        text,
-        format,
-        ctrl: opts.ctrl,
-        head: opts.head,
-        access: opts.access,
-        timeoutMs: opts.timeoutMs,
-      }, opts.signal);
+      body = await opts.pool.query(
+        {
+          root: lake.root,
+          text,
+          format,
+          ctrl: opts.ctrl,
+          head: opts.head,
+          access: opts.access,
+          timeoutMs: opts.timeoutMs,
+        },
+        opts.signal,
+        (r) => (read = r ?? null),
+      );
     } else {
       const stream = new ResponseStream();
       opts.signal?.addEventListener("abort", () => stream.clientGone(), { once: true });
       const run = await startQuery(lake, text, format, opts, stream.sink, stream.gone.signal);
       opts.onQuery?.(run);
       run.done.then(() => stream.close());
+      read = run.stats;
       body = stream.readable;
     }
   } catch (e) {
@@ -133,7 +143,13 @@ export async function queryResponse(
     throw e;
   }
   headers.set("Content-Type", mediaType(format));
-  const counted = opts.admission === undefined ? body : untilDone(body, leave);
+  const done = () => {
+    leave();
+    opts.metrics?.query((performance.now() - t0) / 1000, read);
+  };
+  const counted = opts.admission === undefined && opts.metrics === undefined
+    ? body
+    : untilDone(body, done);
   return new Response(counted, { status: 200, headers });
 }
 

@@ -12,6 +12,7 @@ import { Cors } from "./cors.ts";
 import { errorResponse } from "./errors.ts";
 import { RequestGuard } from "./guard.ts";
 import { Admission } from "./admission.ts";
+import { Metrics } from "./metrics.ts";
 import { ANYONE, type Authenticator, authorize } from "./auth/mod.ts";
 import { paramsLimits } from "./params.ts";
 import { EventHub } from "./events.ts";
@@ -96,6 +97,7 @@ export class LakeServer {
       access: { files: false, urls: opts.allowGet ?? [], timeoutMs: SERVICE_FETCH_TIMEOUT_MS },
       queryTimeoutMs: opts.queryTimeoutMs,
       auth: opts.auth,
+      metrics: undefined,
       admission: new Admission(
         opts.maxQueries ?? 8 * Math.max(1, workers),
         opts.maxQueued ?? 256,
@@ -108,6 +110,18 @@ export class LakeServer {
     };
     // One server per process (a test's may ask for a shorter wait).
     paramsLimits.deadlineMs = opts.bodyDeadlineMs ?? 60_000;
+    const service = this.service;
+    service.metrics = new Metrics({
+      lake: opts.lake,
+      eventStreams: () => service.events.streams,
+      workers: () =>
+        service.pool === null ? null : {
+          started: service.pool.started,
+          tasks: service.pool.tasks,
+          retired: service.pool.retired,
+        },
+      queries: () => service.admission?.counts ?? null,
+    });
     this.cors = new Cors(opts.corsOrigins);
     this.guard = new RequestGuard(opts.hostname, opts.allowHosts ?? [], this.cors);
     this.log = new Logger(opts.logLevel ?? "info");
@@ -132,6 +146,7 @@ export class LakeServer {
   /** Stops accepting, waits for in-flight requests, ends event streams, closes the lake. */
   async shutdown(): Promise<void> {
     this.service.events.close();
+    this.service.metrics?.close();
     await this.server.shutdown();
     await this.releaseLoop();
     if (this.opts.pool === undefined) this.service.pool?.stop();
@@ -151,9 +166,19 @@ export class LakeServer {
     } finally {
       leave();
     }
-    this.log.request(req, res.status, performance.now() - t0);
+    const ms = performance.now() - t0;
+    this.log.request(req, res.status, ms);
+    this.service.metrics?.request(
+      req.method,
+      this.routes.get(req) ?? "unmatched",
+      res.status,
+      ms / 1000,
+    );
     return res;
   }
+
+  /** The route each request matched (its pattern), for the metrics. */
+  private routes = new WeakMap<Request, string>();
 
   private async dispatch(req: Request): Promise<Response> {
     const url = new URL(req.url);
@@ -190,6 +215,7 @@ export class LakeServer {
     headers.set("X-Request-Id", req.headers.get("X-Request-ID") ?? requestId());
     this.cors.decorate(req, headers);
     const def = m.target;
+    this.routes.set(req, def.path);
     try {
       const format = this.opts.rawAccept?.has(def.path) ? "" : negotiate(req.headers.get("Accept"));
       // After the Accept check, as in Zed; GET /auth/method is open.
@@ -233,6 +259,7 @@ export class LakeServer {
       default:
         return undefined;
     }
+    this.routes.set(req, url.pathname);
     if (this.cors.isPreflight(req)) return this.cors.preflight(req);
     // Decorate before the Response copies the headers.
     this.cors.decorate(req, headers);

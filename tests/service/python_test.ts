@@ -47,12 +47,16 @@ except Exception as e:
 async function python(): Promise<string> {
   const dirs = (Deno.env.get("PATH") ?? "").split(":").filter((d) => d !== "");
   for (const exe of [...dirs.map((d) => `${d}/python3`), "/usr/bin/python3"]) {
-    const ok = await new Deno.Command(exe, {
-      args: ["-c", "import requests, dateutil"],
-      stdout: "null",
-      stderr: "null",
-    }).output().then((o) => o.success, () => false);
-    if (ok) return exe;
+    try {
+      const o = await new Deno.Command(exe, {
+        args: ["-c", "import requests, dateutil"],
+        stdout: "null",
+        stderr: "null",
+      }).output();
+      if (o.success) return exe;
+    } catch {
+      // Not there: the next.
+    }
   }
   throw new Error(
     "no python3 with requests and python-dateutil (apt-get install python3-requests python3-dateutil)",

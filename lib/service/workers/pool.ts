@@ -48,6 +48,8 @@ class Output {
   started!: () => void;
   failed!: (e: Error) => void;
   readonly start: Promise<void>;
+  /** Told what the query read, when it ends. */
+  onEnd: ((read: { recordsRead: number; bytesRead: number } | undefined) => void) | undefined;
 
   constructor(private worker: PoolWorker, readonly id: number) {
     this.start = new Promise((resolve, reject) => {
@@ -271,6 +273,7 @@ class PoolWorker {
         break;
       case "end":
         this.outputs.delete(m.id);
+        out.onEnd?.(m.read);
         out.end();
         break;
     }
@@ -428,11 +431,16 @@ export class WorkerPool {
    * When signal aborts (the client went away), the query is cancelled, even
    * before it starts (while a source it fetches is still opening).
    */
-  async query(job: QueryJob, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  async query(
+    job: QueryJob,
+    signal?: AbortSignal,
+    onEnd?: (read: { recordsRead: number; bytesRead: number } | undefined) => void,
+  ): Promise<ReadableStream<Uint8Array>> {
     if (this.stopped) throw new LochError("internal", "query workers stopped");
     const w = this.pick();
     const id = this.nextId++;
     const out = w.query(id, job);
+    out.onEnd = onEnd;
     const cancel = () => w.send({ type: "cancel", id });
     signal?.addEventListener("abort", cancel, { once: true });
     try {
@@ -505,6 +513,13 @@ export class WorkerPool {
       await reader.cancel().catch(() => {});
       await pumped;
     }
+  }
+
+  /** Queries and loads on the workers now. */
+  get tasks(): number {
+    let n = 0;
+    for (const w of this.workers) n += w.busy;
+    return n;
   }
 
   /** Queries running on the workers (started and not yet ended). */

@@ -76,8 +76,8 @@ export type FromWorker =
   | { type: "body-credit"; id: number; bytes: number }
   /** A load's objects are written (not yet committed). */
   | { type: "loaded"; id: number; objects: ObjectRecord[]; warnings: string[] }
-  /** The query's output is complete (or it stopped). */
-  | { type: "end"; id: number };
+  /** The query's output is complete (or it stopped); a query's says what it read. */
+  | { type: "end"; id: number; read?: { recordsRead: number; bytesRead: number } };
 
 export interface WireError {
   kind: ErrorKind | null;

@@ -105,6 +105,7 @@ function retireIfGrown(): void {
 
 async function run(id: number, job: QueryJob): Promise<void> {
   const r = new Running(id);
+  let read: { recordsRead: number; bytesRead: number } | undefined;
   running.set(id, r);
   try {
     const lake = await lakeAt(job.root);
@@ -113,11 +114,12 @@ async function run(id: number, job: QueryJob): Promise<void> {
     );
     scope.postMessage({ type: "start", id });
     await q.done;
+    read = { recordsRead: q.stats.recordsRead, bytesRead: q.stats.bytesRead };
   } catch (e) {
     scope.postMessage({ type: "error", id, error: toWire(e) });
   } finally {
     running.delete(id);
-    scope.postMessage({ type: "end", id });
+    scope.postMessage({ type: "end", id, read });
     retireIfGrown();
   }
 }
