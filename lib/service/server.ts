@@ -17,7 +17,7 @@ import { ANYONE, type Authenticator, authorize } from "./auth/mod.ts";
 import { paramsLimits } from "./params.ts";
 import { EventHub } from "./events.ts";
 import { negotiate } from "./mime.ts";
-import { Router } from "./router.ts";
+import { cleanPath, Router } from "./router.ts";
 import { Logger, type LogLevel } from "./log.ts";
 import { enterWork, SERVICE_FETCH_TIMEOUT_MS, shareEventLoop } from "../query/mod.ts";
 import { withTypeBindings } from "../zed/context.ts";
@@ -184,6 +184,12 @@ export class LakeServer {
     const url = new URL(req.url);
     const refused = this.guard.refusal(req, url);
     if (refused !== null) return errorResponse(refused);
+    // URL parsing resolves `.` and `..`; the request line keeps them, and
+    // Zed redirects such a path to its clean form, as other unclean ones.
+    const raw = rawPath(req.url);
+    if (raw !== url.pathname && cleanPath(raw) !== raw) {
+      return new Response(null, { status: 301, headers: { Location: cleanPath(raw) + url.search } });
+    }
     const aux = this.aux(req, url);
     if (aux !== undefined) return aux;
     if (this.cors.isPreflight(req) && this.router.methods(url.pathname).length > 0) {
@@ -276,4 +282,12 @@ export async function serve(opts: ServeOptions): Promise<LakeServer> {
   const s = new LakeServer(opts);
   await s.start();
   return s;
+}
+
+/** The path of a request URL as the client sent it (no dot segments resolved). */
+function rawPath(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const end = url.search(/[?#]/);
+  return end < 0 || end < start ? url.slice(start) : url.slice(start, end);
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { each, field, fn, THIS, value } from "./functions_util.ts";
+import { run } from "./source_helpers.ts";
 
 Deno.test("cast(): doc examples (§6)", () => {
   assert.deepEqual(each(fn("cast", THIS, "<ip>"), ['"10.0.0.1"', "1", '"foo"']), [
@@ -294,5 +295,15 @@ Deno.test("crop/fill/order with named types (ztests shape-*-named)", () => {
       "{c:3(=port),b:[{p:2(port),q:1}],a:{p:2(port),q:1(port)}}",
       "{c:3(myport=int16),b:[{p:2(myport),q:1(myport)}],a:{p:2(myport),q:1(myport)}}",
     ],
+  );
+});
+
+Deno.test("cast(): to a type computed from the input (typeof of a field) at run time", async () => {
+  assert.deepEqual(
+    await run("yield [cast(b, typeof(a)), cast(b, typeof(c))]", {
+      input: '{a:1,b:"2",c:1.5}\n{a:"x",b:3,c:true}',
+    }),
+    // As zq answers (loch once took typeof(a) for a constant: <error(string)>).
+    ["[2,2.]", '["3",true]'],
   );
 });

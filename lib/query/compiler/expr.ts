@@ -128,11 +128,13 @@ export class ExprCompiler {
   }
 
   /**
-   * The value of an expression if it is a compile-time constant: evaluated
-   * (freshly compiled, with `this` missing) to something that is not an error.
+   * The value of an expression if it is a compile-time constant: one that
+   * names nothing of its input (no field, `this` or lateral variable),
+   * evaluated (freshly compiled, with `this` missing) to something that is
+   * not an error. (`typeof(a)` is not one, though it evaluates to a type.)
    */
   constValue(node: ast.Expr | null, scope: Scope): Value | undefined {
-    if (node === null) return undefined;
+    if (node === null || readsInput(node, scope)) return undefined;
     try {
       const v = this.compile(node, scope)(MISSING);
       return isError(v) ? undefined : v;
@@ -344,4 +346,24 @@ export class ExprCompiler {
 
 function isSlice(e: ast.Expr | null): boolean {
   return e !== null && e.kind === "BinaryExpr" && e.op === ":";
+}
+
+/**
+ * Whether an expression may read its input: it names an identifier that is
+ * not a `const` or `type` of the scope (a field, `this`, a lateral variable),
+ * or holds a subquery. Anything unknown counts as reading.
+ */
+function readsInput(node: unknown, scope: Scope): boolean {
+  if (node === null || typeof node !== "object") return false;
+  if (Array.isArray(node)) return node.some((n) => readsInput(n, scope));
+  const n = node as { kind?: unknown; name?: unknown };
+  if (n.kind === "ID") {
+    const sym = typeof n.name === "string" ? scope.lookup(n.name) : undefined;
+    return sym === undefined || sym.kind === "var";
+  }
+  if (n.kind === "OverExpr" || n.kind === "Over" || n.kind === "Sequential") return true;
+  for (const v of Object.values(node)) {
+    if (v !== null && typeof v === "object" && readsInput(v, scope)) return true;
+  }
+  return false;
 }
