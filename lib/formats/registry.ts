@@ -16,6 +16,8 @@ import { detectZjson, ZjsonReader } from "./zjson/reader.ts";
 import { ZjsonWriter } from "./zjson/writer.ts";
 import { detectZson, ZsonReader } from "./zson/reader.ts";
 import { ZsonWriter } from "./zson/writer.ts";
+import { ArrowStreamWriter } from "./arrow/writer.ts";
+import { ArrowStreamReader } from "./arrow/reader.ts";
 import { ParquetReader } from "./parquet/reader.ts";
 import { CsvReader, detectCsv } from "./csv/reader.ts";
 import { CsvWriter } from "./csv/writer.ts";
@@ -52,6 +54,7 @@ const binaryFormat = (
 const inputFormats: InputFormat[] = [
   textFormat("zeek", (t) => new ZeekReader(t), detectZeek),
   binaryFormat("parquet", (input) => new ParquetReader(input)),
+  binaryFormat("arrows", (input) => new ArrowStreamReader(input)),
   textFormat("csv", (t) => new CsvReader(t), detectCsv),
   textFormat("line", (t) => new LineReader(t)),
   textFormat("zjson", (t) => new ZjsonReader(t), detectZjson),
@@ -78,7 +81,7 @@ export const detectionReportOrder = [
 ];
 
 /** Formats the reference lists as not auto-detectable. */
-export const undetectable = new Set(["parquet", "zst", "line"]);
+export const undetectable = new Set(["parquet", "zst", "line", "arrows"]);
 
 const aliases: Record<string, string> = { ndjson: "json" };
 
@@ -110,6 +113,7 @@ const outputFormats: Record<string, WriterFactory> = {
   json: (sink) => new JsonWriter(sink),
   ndjson: (sink) => new JsonWriter(sink),
   parquet: (sink) => new ParquetWriter(sink),
+  arrows: (sink) => new ArrowStreamWriter(sink),
   csv: (sink) => new CsvWriter(sink),
   zeek: (sink) => new ZeekWriter(sink),
   table: (sink) => new TableWriter(sink),

@@ -18,6 +18,7 @@ const FORMATS: Record<string, string> = {
   "application/x-zng": "zng",
   "text/csv": "csv",
   "application/x-parquet": "parquet",
+  "application/vnd.apache.arrow.stream": "arrows",
 };
 
 const MEDIA_TYPES: Record<string, string> = Object.fromEntries(
