@@ -96,8 +96,10 @@ Deno.test("limits: queries past the limit wait their turn; past the queue, 503",
     const held = await fetch(`${s.url}/query`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
+      // Seconds of work before its first output (a sort of 2^21 values): it holds its place.
       body: JSON.stringify({
-        query: "from p | yield [1] | " + "yield [...this, ...this] | ".repeat(18) + "over this",
+        query: "from p | yield [1] | " + "yield [...this, ...this] | ".repeat(21) +
+          "over this | sort -r this",
       }),
     });
     assert.equal(held.status, 200);
