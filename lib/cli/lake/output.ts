@@ -16,7 +16,8 @@ export function outputFlags(defaultFormat: string, defaultHelp = defaultFormat):
       name: "f",
       kind: "string",
       arg: "format",
-      help: `output format: zng, zson, json, zjson, csv, table, text, zeek, parquet, lake ` +
+      help:
+        `output format: zng, zson, json, zjson, csv, table, text, zeek, parquet, arrows, lake ` +
         `(default ${defaultHelp})`,
     },
     { name: "z", kind: "bool", help: "one-line ZSON output" },
