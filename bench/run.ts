@@ -1,7 +1,7 @@
 // `deno task bench`: runs every benchmark and prints timings and ratios
 // against the comparison tools. Options: --runs N (default 5), --only
 // part,... (service, concurrency, json, queries, zng, lake, index, http, fuzz,
-// soak),
+// soak, parquet),
 // --scale 1x|10x|both (the service and concurrency parts). The service part
 // comes first: loch serve against zed serve, zq and DuckDB on every query
 // shape, cold and warm; then many clients at once against zed serve, with
@@ -19,11 +19,12 @@ import { serviceBenchmarks } from "./service.ts";
 import { concurrencyBenchmarks } from "./concurrency.ts";
 import { fuzzBenchmarks } from "./fuzz.ts";
 import { soak } from "./soak.ts";
+import { parquetCheck } from "./parquet_check.ts";
 
 const { values } = parseArgs({
   options: {
     runs: { type: "string", default: "5" },
-    /** Parts to run (default all): service,concurrency,json,queries,zng,lake,index,http,fuzz,soak. */
+    /** Parts to run (default all): service,concurrency,json,queries,zng,lake,index,http,fuzz,soak,parquet. */
     only: { type: "string" },
     /** For the service and concurrency parts: 1x, 10x or both. */
     scale: { type: "string", default: "both" },
@@ -50,6 +51,7 @@ try {
   if (want("http")) await httpBenchmarks(tmp, runs);
   if (want("fuzz")) await fuzzBenchmarks(10, Date.now() % 1e9);
   if (want("soak")) await soak(60, 8, 30);
+  if (want("parquet")) await parquetCheck();
 } finally {
   await Deno.remove(tmp, { recursive: true });
 }
