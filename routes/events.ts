@@ -4,6 +4,7 @@
 import { invalid } from "../lib/errors.ts";
 import type { RouteContext, RouteDef } from "../lib/service/context.ts";
 import { negotiate } from "../lib/service/mime.ts";
+import { eventFilter } from "../lib/service/auth/mod.ts";
 
 function events(req: Request, ctx: RouteContext): Response {
   const accept = req.headers.get("Accept");
@@ -18,7 +19,11 @@ function events(req: Request, ctx: RouteContext): Response {
   const h = ctx.headers;
   h.set("Content-Type", "text/event-stream");
   h.set("Cache-Control", "no-cache");
-  return new Response(ctx.service.events.stream(format, keepalive), { status: 200, headers: h });
+  const accepts = eventFilter(ctx.principal, ctx.service.lake);
+  return new Response(ctx.service.events.stream(format, keepalive, accepts), {
+    status: 200,
+    headers: h,
+  });
 }
 
 export const eventRoutes: RouteDef[] = [{ method: "GET", path: "/events", handler: events }];

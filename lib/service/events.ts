@@ -59,6 +59,8 @@ export function eventValues(e: LakeEvent): [string, Value][] {
 interface Subscriber {
   format: string;
   keepalive: boolean;
+  /** Which pools' events it gets (all when absent). */
+  accepts?: (poolId: Uint8Array) => boolean;
   send(bytes: Uint8Array): void;
 }
 
@@ -75,11 +77,6 @@ export class EventHub {
   private chain: Promise<void> = Promise.resolve();
   private keepAliveMs: number;
 
-  /** Open streams. */
-  get streams(): number {
-    return this.subs.size;
-  }
-
   constructor(lake: Lake, opts: EventHubOptions = {}) {
     this.keepAliveMs = opts.keepAliveMs ?? KEEPALIVE_MS;
     this.unsubscribe = lake.subscribe((e) => {
@@ -92,6 +89,7 @@ export class EventHub {
     for (const [name, v] of eventValues(e)) {
       const byFormat = new Map<string, Uint8Array>();
       for (const s of this.subs) {
+        if (s.accepts !== undefined && !s.accepts(e.poolId)) continue;
         let frame = byFormat.get(s.format);
         if (frame === undefined) {
           const data = await encodeValue(s.format, v);
@@ -109,8 +107,12 @@ export class EventHub {
     }
   }
 
-  /** A new subscriber's event stream. */
-  stream(format: string, keepalive: boolean): ReadableStream<Uint8Array> {
+  /** A new subscriber's event stream (of the pools accepts takes, when given). */
+  stream(
+    format: string,
+    keepalive: boolean,
+    accepts?: (poolId: Uint8Array) => boolean,
+  ): ReadableStream<Uint8Array> {
     let sub: Subscriber;
     let timer: ReturnType<typeof setInterval> | undefined;
     let close: () => void;
@@ -119,6 +121,7 @@ export class EventHub {
         sub = {
           format,
           keepalive,
+          accepts,
           send: (bytes) => {
             try {
               controller.enqueue(bytes);

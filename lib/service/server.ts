@@ -113,7 +113,7 @@ export class LakeServer {
     const service = this.service;
     service.metrics = new Metrics({
       lake: opts.lake,
-      eventStreams: () => service.events.streams,
+      eventStreams: () => service.events.subscribers,
       workers: () =>
         service.pool === null ? null : {
           started: service.pool.started,
@@ -188,7 +188,10 @@ export class LakeServer {
     // Zed redirects such a path to its clean form, as other unclean ones.
     const raw = rawPath(req.url);
     if (raw !== url.pathname && cleanPath(raw) !== raw) {
-      return new Response(null, { status: 301, headers: { Location: cleanPath(raw) + url.search } });
+      return new Response(null, {
+        status: 301,
+        headers: { Location: cleanPath(raw) + url.search },
+      });
     }
     const aux = this.aux(req, url);
     if (aux !== undefined) return aux;

@@ -209,7 +209,8 @@ Deno.test("auth: valid JWTs and tokens pass; read-only and pool-limited tokens g
           assert.equal(JSON.parse(ro.text).error, "this token may only read");
         } else assert.ok(ro.status !== 401 && ro.status !== 403, `read-only ${r.method} ${r.path}`);
         const limited = await send(s, r.method, r.path, `Bearer ${creds.poolToken}`);
-        if (r.path.startsWith("/auth/")) continue;
+        // /events is theirs too, filtered to their pools (tested below).
+        if (r.path.startsWith("/auth/") || r.path === "/events") continue;
         assert.equal(limited.status, 403, `pool-limited ${r.method} ${r.path}: ${limited.text}`);
       }
       // The pool-limited token works on its pool, in paths and in queries.
@@ -283,6 +284,61 @@ Deno.test("auth: valid JWTs and tokens pass; read-only and pool-limited tokens g
           `${r.method} ${r.path}: ${v.status} ${v.text}`,
         );
       }
+    }, { auth });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("auth: a pool-limited token's event stream carries its pools' events only", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const { auth, creds } = await setup(dir);
+    await withServer(async (s) => {
+      const admin = {
+        Authorization: `Bearer ${creds.valid}`,
+        "Content-Type": "application/x-zson",
+      };
+      const events = await fetch(`${s.url}/events`, {
+        headers: { Authorization: `Bearer ${creds.poolToken}`, Accept: "application/json" },
+      });
+      assert.equal(events.status, 200);
+      const ids: Record<string, string> = {};
+      for (const name of ["z", "q"]) {
+        const r = await fetch(`${s.url}/pool`, {
+          method: "POST",
+          headers: { ...admin, Accept: "application/json" },
+          body: JSON.stringify({ name }),
+        });
+        ids[name] = (await r.json()).pool.id;
+        await fetch(`${s.url}/pool/${name}/branch/main`, {
+          method: "POST",
+          headers: admin,
+          body: "{a:1}",
+        }).then((r) => r.text());
+      }
+      await fetch(`${s.url}/pool/q`, { method: "DELETE", headers: admin }).then((r) => r.text());
+      // Read what arrived, then stop.
+      const reader = events.body!.getReader();
+      let text = "";
+      const deadline = Date.now() + 3000;
+      while (!text.includes("pool-delete") && Date.now() < deadline) {
+        const r = await Promise.race([
+          reader.read(),
+          new Promise<{ done: true; value: undefined }>((res) =>
+            setTimeout(() => res({ done: true, value: undefined }), 500)
+          ),
+        ]);
+        if (r.value !== undefined) text += new TextDecoder().decode(r.value);
+      }
+      await reader.cancel();
+      const names = [...text.matchAll(/^event: (\S+)$/gm)].map((m) => m[1]);
+      assert.deepEqual(names.filter((n) => n !== "pool-commit"), [
+        "pool-new",
+        "branch-commit",
+        "pool-delete",
+      ]);
+      assert.ok(!text.includes(ids.z), "nothing of the other pool");
     }, { auth });
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -2,8 +2,9 @@
 // as in Zed. On (`-auth.enabled` with a JWKS, and/or `-auth.tokens`), every
 // API route but GET /auth/method needs a bearer credential: a JWT as Zed
 // validates it (jwt.ts), which may do anything, or an API token (tokens.ts),
-// read-only or read-write and perhaps limited to some pools. The auxiliary
-// routes (/, /status, /version) stay open, as in Zed.
+// read-only or read-write and perhaps limited to some pools (whose events
+// alone it then gets on /events). The auxiliary routes (/, /status,
+// /version) stay open, as in Zed.
 
 import { LochError } from "../../errors.ts";
 import type { Lake } from "../../lake/lake.ts";
@@ -122,13 +123,36 @@ export function authorize(
   if (p.access === "read" && !READS.has(method) && !isQuery) {
     throw forbidden("this token may only read");
   }
-  if (p.pools === null || isQuery || route.startsWith("/auth/")) return;
+  if (p.pools === null || isQuery || route.startsWith("/auth/") || route === "/events") return;
   if (params.pool === undefined) {
     throw forbidden("this token may only use its pools");
   }
   if (!poolAllowed(p.pools, lake, params.pool)) {
     throw forbidden(`this token may not use pool ${params.pool}`);
   }
+}
+
+/**
+ * For a pool-limited caller, which pools' events they get (by pool id;
+ * a pool once seen allowed stays so, so that its deletion is announced);
+ * undefined for everyone else.
+ */
+export function eventFilter(
+  p: Principal,
+  lake: Lake,
+): ((poolId: Uint8Array) => boolean) | undefined {
+  const allowed = p.pools;
+  if (allowed === null) return undefined;
+  const seen = new Set<string>();
+  return (poolId) => {
+    const id = toBase62(poolId);
+    if (seen.has(id)) return true;
+    if (poolAllowed(allowed, lake, id)) {
+      seen.add(id);
+      return true;
+    }
+    return false;
+  };
 }
 
 /** Throws a 403 unless every pool a query reads is one p may use. */
