@@ -131,8 +131,15 @@ export async function queryResponse(
       );
     } else {
       const stream = new ResponseStream();
-      opts.signal?.addEventListener("abort", () => stream.clientGone(), { once: true });
-      const run = await startQuery(lake, text, format, opts, stream.sink, stream.gone.signal);
+      // Until the response starts; then a client that goes away cancels its body.
+      const gone = () => stream.clientGone();
+      opts.signal?.addEventListener("abort", gone, { once: true });
+      let run;
+      try {
+        run = await startQuery(lake, text, format, opts, stream.sink, stream.gone.signal);
+      } finally {
+        opts.signal?.removeEventListener("abort", gone);
+      }
       opts.onQuery?.(run);
       run.done.then(() => stream.close());
       read = run.stats;

@@ -445,9 +445,9 @@ export class WorkerPool {
     signal?.addEventListener("abort", cancel, { once: true });
     try {
       await out.start;
-    } catch (e) {
+    } finally {
+      // From here a client that goes away cancels the response body, which cancels the query.
       signal?.removeEventListener("abort", cancel);
-      throw e;
     }
     return out.readable;
   }
