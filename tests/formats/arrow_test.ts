@@ -8,24 +8,9 @@ import { LochError } from "../../lib/errors.ts";
 import { openReader } from "../../lib/formats/detect.ts";
 import { ByteInput } from "../../lib/formats/io.ts";
 import { openWriter } from "../../lib/formats/registry.ts";
+import { encodeAs } from "./encode_helpers.ts";
 
-async function arrows(zson: string): Promise<Uint8Array> {
-  const reader = await openReader(ByteInput.fromBytes(new TextEncoder().encode(zson)), "zson");
-  const chunks: Uint8Array[] = [];
-  const w = openWriter("arrows", (c) => {
-    chunks.push(c.slice());
-    return Promise.resolve();
-  });
-  for (let b = await reader.read(); b !== null; b = await reader.read()) await w.write(b);
-  await w.end();
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
+const arrows = (zson: string) => encodeAs("arrows", zson);
 
 Deno.test("arrows: every type as its Arrow type, values and nulls", async () => {
   const t = tableFromIPC(

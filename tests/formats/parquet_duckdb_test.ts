@@ -4,27 +4,7 @@
 
 import assert from "node:assert/strict";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { openReader } from "../../lib/formats/detect.ts";
-import { ByteInput } from "../../lib/formats/io.ts";
-import { openWriter } from "../../lib/formats/registry.ts";
-
-async function parquetOf(zson: string): Promise<Uint8Array> {
-  const reader = await openReader(ByteInput.fromBytes(new TextEncoder().encode(zson)), "zson");
-  const chunks: Uint8Array[] = [];
-  const w = openWriter("parquet", (c) => {
-    chunks.push(c.slice());
-    return Promise.resolve();
-  });
-  for (let b = await reader.read(); b !== null; b = await reader.read()) await w.write(b);
-  await w.end();
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
+import { encodeAs } from "./encode_helpers.ts";
 
 const ROWS = [
   "{i8:-8(int8),i16:-16(int16),i32:-32(int32),i64:-64,u8:8(uint8),u16:16(uint16),u32:32(uint32)," +
@@ -41,7 +21,7 @@ Deno.test("parquet: DuckDB reads what loch writes, every type, values and nulls"
   const dir = await Deno.makeTempDir();
   try {
     const file = `${dir}/all.parquet`;
-    await Deno.writeFile(file, await parquetOf(ROWS.join("\n")));
+    await Deno.writeFile(file, await encodeAs("parquet", ROWS.join("\n")));
     const db = await DuckDBInstance.create(":memory:");
     const c = await db.connect();
     const r = await c.runAndReadAll(

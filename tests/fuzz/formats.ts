@@ -10,7 +10,8 @@
 import { LochError, messageOf } from "../../lib/errors.ts";
 import { openReader } from "../../lib/formats/detect.ts";
 import { ByteInput } from "../../lib/formats/io.ts";
-import { openWriter } from "../../lib/formats/registry.ts";
+import { encodeAs } from "../formats/encode_helpers.ts";
+import { concatBytes, rng } from "../formats/zng_helpers.ts";
 
 /** Input formats fuzzed, each with the writer that makes its valid bodies. */
 export const FUZZED: Record<
@@ -56,30 +57,10 @@ const UNIFORM = Array.from(
 export async function validBody(format: string): Promise<Uint8Array> {
   const spec = FUZZED[format];
   const lines = spec.records === "any" ? ANY : spec.records === "flat" ? FLAT : UNIFORM;
-  const reader = await openReader(
-    ByteInput.fromBytes(new TextEncoder().encode(lines.join("\n"))),
-    "zson",
-  );
-  const chunks: Uint8Array[] = [];
-  const writer = openWriter(spec.writer, (c) => {
-    chunks.push(c.slice());
-    return Promise.resolve();
-  }, { pretty: 0, zngCompress: spec.compress });
-  for (let b = await reader.read(); b !== null; b = await reader.read()) await writer.write(b);
-  await writer.end();
-  return concat(chunks);
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const c of chunks) n += c.length;
-  const out = new Uint8Array(n);
-  n = 0;
-  for (const c of chunks) {
-    out.set(c, n);
-    n += c.length;
-  }
-  return out;
+  return await encodeAs(spec.writer, lines.join("\n"), {
+    pretty: 0,
+    zngCompress: spec.compress,
+  });
 }
 
 /** Bytes that trouble text decoders. */
@@ -88,16 +69,10 @@ const TROUBLE = [..."{}[]()|,:;\"'\\\n\r\t\0 -+.eE0189xn#@%"].map((c) => c.charC
 
 /** A deterministic generator of mutations. */
 export class Mutator {
-  constructor(private seed: number) {}
+  private next: () => number;
 
-  private next(): number {
-    // xorshift32
-    let x = this.seed | 0 || 1;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.seed = x;
-    return (x >>> 0) / 4294967296;
+  constructor(seed: number) {
+    this.next = rng(seed);
   }
 
   private int(n: number): number {
@@ -124,12 +99,16 @@ export class Mutator {
             { length: 1 + this.int(8) },
             () => TROUBLE[this.int(TROUBLE.length)],
           );
-          b = concat([b.subarray(0, at), ins, b.subarray(at)]);
+          b = concatBytes([b.subarray(0, at), ins, b.subarray(at)]);
           break;
         }
         case 4: {
           const len = 1 + this.int(Math.min(64, b.length - at));
-          b = concat([b.subarray(0, at + len), b.subarray(at, at + len), b.subarray(at + len)]);
+          b = concatBytes([
+            b.subarray(0, at + len),
+            b.subarray(at, at + len),
+            b.subarray(at + len),
+          ]);
           break;
         }
         default:

@@ -11,6 +11,7 @@ import { ByteInput, TextInput } from "../../lib/formats/io.ts";
 import { ZsonReader } from "../../lib/formats/zson/reader.ts";
 import { compileQuery, runQuery } from "../../lib/query/mod.ts";
 import type { Batch } from "../../lib/zed/value.ts";
+import { rng } from "../formats/zng_helpers.ts";
 
 export const SEEDS = [
   "*",
@@ -164,15 +165,10 @@ const REPLACEMENTS = [
 ];
 
 export class QueryMutator {
-  constructor(private seed: number) {}
+  private next: () => number;
 
-  private next(): number {
-    let x = this.seed | 0 || 1;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.seed = x;
-    return (x >>> 0) / 4294967296;
+  constructor(seed: number) {
+    this.next = rng(seed);
   }
 
   private int(n: number): number {

@@ -70,7 +70,9 @@ export async function withFiles(
 }
 
 /** gzip-compressed bytes of text. */
-export async function gzip(text: string): Promise<Uint8Array<ArrayBuffer>> {
+export async function gzip(
+  text: string | Uint8Array<ArrayBuffer>,
+): Promise<Uint8Array<ArrayBuffer>> {
   const s = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
   return new Uint8Array(await new Response(s).arrayBuffer());
 }

@@ -6,40 +6,17 @@
 // pool, and errors say no more than Zed's messages.
 
 import assert from "node:assert/strict";
-import { createPrivateKey } from "node:crypto";
-import { exportPKCS8, generateKeyPair, importPKCS8, type JWTPayload, SignJWT } from "jose";
+import { exportPKCS8, generateKeyPair, importPKCS8, type JWTPayload } from "jose";
 import { addToken, AUDIENCE, Authenticator } from "../../lib/service/auth/mod.ts";
 import { routes } from "../../routes/mod.ts";
 import { type TestServer, withServer } from "./helpers.ts";
+import { AUTH_FIXTURES, gentoken, type SigningKey, zedTestKey } from "./auth_helpers.ts";
 
-const FIXTURES = new URL("../fixtures/auth/", import.meta.url);
 const DOMAIN = "https://testdomain";
 
-async function zedTestKey() {
-  const pem = await Deno.readTextFile(new URL("auth-private-key", FIXTURES));
-  const pkcs8 = createPrivateKey(pem).export({ type: "pkcs8", format: "pem" }) as string;
-  return { rs256: await importPKCS8(pkcs8, "RS256"), rs384: await importPKCS8(pkcs8, "RS384") };
-}
-
-/** A token as Zed's gentoken makes it; claims and header overridable. */
-type SigningKey = Parameters<SignJWT["sign"]>[0];
-
-async function jwt(
-  key: SigningKey,
-  claims: JWTPayload = {},
-  alg = "RS256",
-  kid = "testkey",
-): Promise<string> {
-  const payload: JWTPayload = {
-    iss: `${DOMAIN}/`,
-    aud: AUDIENCE,
-    exp: Math.floor(Date.now() / 1000) + 3600,
-    [`${AUDIENCE}/tenant_id`]: "tenant1",
-    [`${AUDIENCE}/user_id`]: "user1",
-    ...claims,
-  };
-  for (const [k, v] of Object.entries(payload)) if (v === undefined) delete payload[k];
-  return await new SignJWT(payload).setProtectedHeader({ alg, kid }).sign(key);
+/** A token as Zed's gentoken makes it for tenant1/user1; claims and header overridable. */
+function jwt(key: SigningKey, claims: JWTPayload = {}, alg = "RS256"): Promise<string> {
+  return gentoken(key, DOMAIN, "tenant1", "user1", claims, alg);
 }
 
 interface Setup {
@@ -48,7 +25,7 @@ interface Setup {
 }
 
 async function setup(dir: string): Promise<Setup> {
-  const { rs256, rs384 } = await zedTestKey();
+  const rs256 = await zedTestKey(), rs384 = await zedTestKey("RS384");
   const other = await generateKeyPair("RS256", { extractable: true });
   const otherKey = await importPKCS8(await exportPKCS8(other.privateKey), "RS256");
   const tokens = `${dir}/tokens.json`;
@@ -73,7 +50,7 @@ async function setup(dir: string): Promise<Setup> {
     enabled: true,
     clientId: "testuser",
     domain: DOMAIN,
-    jwksPath: new URL("auth-public-jwks.json", FIXTURES).pathname,
+    jwksPath: new URL("auth-public-jwks.json", AUTH_FIXTURES).pathname,
     tokensPath: tokens,
   });
   return { auth, creds };

@@ -4,11 +4,7 @@
 
 import assert from "node:assert/strict";
 import { get, post, withServer } from "./helpers.ts";
-
-async function gzip(text: string | Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  const s = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
-  return new Uint8Array(await new Response(s).arrayBuffer());
-}
+import { gzip } from "../query/source_helpers.ts";
 
 Deno.test("limits: a gzip parameter body that inflates past 16 MiB is refused (413)", () =>
   withServer(async (s) => {

@@ -6,25 +6,11 @@
 // fails, rather than pass unseen.
 
 import assert from "node:assert/strict";
-import { createPrivateKey } from "node:crypto";
-import { importPKCS8, SignJWT } from "jose";
-import { AUDIENCE, Authenticator } from "../../lib/service/auth/mod.ts";
+import { Authenticator } from "../../lib/service/auth/mod.ts";
+import { gentoken, zedTestKey } from "./auth_helpers.ts";
 import { withServer } from "./helpers.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
-
-/** A token as Zed's `gentoken -domain d -keyid testkey -tenantid t -userid u` makes it. */
-async function gentoken(): Promise<string> {
-  const pem = await Deno.readTextFile(new URL("auth/auth-private-key", FIXTURES));
-  const pkcs8 = createPrivateKey(pem).export({ type: "pkcs8", format: "pem" }) as string;
-  return await new SignJWT({
-    iss: "d/",
-    aud: AUDIENCE,
-    exp: Math.floor(Date.now() / 1000) + 3600,
-    [`${AUDIENCE}/tenant_id`]: "t",
-    [`${AUDIENCE}/user_id`]: "u",
-  }).setProtectedHeader({ alg: "RS256", kid: "testkey" }).sign(await importPKCS8(pkcs8, "RS256"));
-}
 
 const SCRIPT = `
 import sys, zed
@@ -76,7 +62,10 @@ Deno.test("python client: Zed's python-auth.yaml against loch", async () => {
       // As `zed auth store -access $token -lake $ZED_LAKE` leaves it.
       await Deno.writeTextFile(
         `${dir}/credentials.json`,
-        JSON.stringify({ services: { [s.url]: { access: await gentoken() } } }),
+        JSON.stringify({
+          // As `gentoken -domain d -keyid testkey -tenantid t -userid u` makes it.
+          services: { [s.url]: { access: await gentoken(await zedTestKey(), "d", "t", "u") } },
+        }),
       );
       const out = await new Deno.Command(await python(), {
         args: ["-c", SCRIPT, s.url, dir],
