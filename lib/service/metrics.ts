@@ -61,46 +61,32 @@ export class Metrics {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
-  private queriesTotal = new client.Counter({
-    name: "loch_queries_total",
-    help: "Queries run to the end of their output (or until their client went away)",
-    registers: [this.registry],
-  });
-  private queryRecords = new client.Counter({
-    name: "loch_query_records_read_total",
-    help: "Records the queries' scans decoded",
-    registers: [this.registry],
-  });
-  private queryBytes = new client.Counter({
-    name: "loch_query_bytes_read_total",
-    help: "Bytes of records the queries' scans decoded",
-    registers: [this.registry],
-  });
-  private loads = new client.Counter({
-    name: "loch_loads_total",
-    help: "Loads committed",
-    registers: [this.registry],
-  });
-  private loadRecords = new client.Counter({
-    name: "loch_load_records_total",
-    help: "Records loaded",
-    registers: [this.registry],
-  });
-  private loadBytes = new client.Counter({
-    name: "loch_load_bytes_total",
-    help: "Bytes of data objects written by loads",
-    registers: [this.registry],
-  });
-  private commits = new client.Counter({
-    name: "loch_commits_total",
-    help: "Commits to branches (loads, deletes, merges, reverts, compactions)",
-    registers: [this.registry],
-  });
-  private unauthorized = new client.Counter({
-    name: "loch_unauthorized_requests_total",
-    help: "Requests refused for want of valid credentials (401)",
-    registers: [this.registry],
-  });
+  private queriesTotal = this.counter(
+    "loch_queries_total",
+    "Queries run to the end of their output (or until their client went away)",
+  );
+  private queryRecords = this.counter(
+    "loch_query_records_read_total",
+    "Records the queries' scans decoded",
+  );
+  private queryBytes = this.counter(
+    "loch_query_bytes_read_total",
+    "Bytes of records the queries' scans decoded",
+  );
+  private loads = this.counter("loch_loads_total", "Loads committed");
+  private loadRecords = this.counter("loch_load_records_total", "Records loaded");
+  private loadBytes = this.counter(
+    "loch_load_bytes_total",
+    "Bytes of data objects written by loads",
+  );
+  private commits = this.counter(
+    "loch_commits_total",
+    "Commits to branches (loads, deletes, merges, reverts, compactions)",
+  );
+  private unauthorized = this.counter(
+    "loch_unauthorized_requests_total",
+    "Requests refused for want of valid credentials (401)",
+  );
   private readonly unsubscribe: () => void;
 
   constructor(src: MetricsSources) {
@@ -108,77 +94,60 @@ export class Metrics {
       if (e.kind === "branch-commit") this.commits.inc();
     });
     const registers = [this.registry];
-    new client.Gauge({
-      name: "loch_pool_objects",
-      help: "Data objects stored per pool (on any branch or commit not yet vacuumed)",
-      labelNames: ["pool"] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const p of poolSizes(src.lake)) this.set({ pool: p.name }, p.objects);
-      },
-    });
-    new client.Gauge({
-      name: "loch_pool_bytes",
-      help: "Bytes of data objects stored per pool",
-      labelNames: ["pool"] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const p of poolSizes(src.lake)) this.set({ pool: p.name }, p.bytes);
-      },
-    });
-    new client.Gauge({
-      name: "loch_event_streams",
-      help: "Open /events streams",
-      registers,
-      collect() {
-        this.set(src.eventStreams());
-      },
-    });
-    const worker = (
-      name: string,
-      help: string,
-      pick: (w: { started: number; tasks: number; retired: number }) => number,
-    ) =>
+    const perPool = (name: string, help: string, pick: (p: PoolSize) => number) =>
       new client.Gauge({
         name,
         help,
+        labelNames: ["pool"] as const,
         registers,
         collect() {
-          const w = src.workers();
-          this.set(w === null ? 0 : pick(w));
+          this.reset();
+          for (const p of poolSizes(src.lake)) this.set({ pool: p.name }, pick(p));
         },
       });
-    worker("loch_workers", "Worker threads running", (w) => w.started);
-    worker("loch_worker_tasks", "Queries and loads on the workers now", (w) => w.tasks);
-    worker(
+    perPool(
+      "loch_pool_objects",
+      "Data objects stored per pool (on any branch or commit not yet vacuumed)",
+      (p) => p.objects,
+    );
+    perPool("loch_pool_bytes", "Bytes of data objects stored per pool", (p) => p.bytes);
+    this.gauge("loch_event_streams", "Open /events streams", () => src.eventStreams());
+    this.gauge("loch_workers", "Worker threads running", () => src.workers()?.started ?? 0);
+    this.gauge(
+      "loch_worker_tasks",
+      "Queries and loads on the workers now",
+      () => src.workers()?.tasks ?? 0,
+    );
+    this.gauge(
       "loch_workers_retired",
       "Workers replaced since start because their memory grew",
-      (w) => w.retired,
+      () => src.workers()?.retired ?? 0,
     );
-    const queue = (
-      name: string,
-      help: string,
-      pick: (q: { running: number; waiting: number }) => number,
-    ) =>
-      new client.Gauge({
-        name,
-        help,
-        registers,
-        collect() {
-          const q = src.queries();
-          this.set(q === null ? 0 : pick(q));
-        },
-      });
-    queue("loch_queries_running", "Queries running now", (q) => q.running);
-    queue("loch_queries_waiting", "Queries waiting their turn", (q) => q.waiting);
+    this.gauge("loch_queries_running", "Queries running now", () => src.queries()?.running ?? 0);
+    this.gauge(
+      "loch_queries_waiting",
+      "Queries waiting their turn",
+      () => src.queries()?.waiting ?? 0,
+    );
+    this.gauge(
+      "loch_resident_memory_bytes",
+      "The process's resident memory",
+      () => Deno.memoryUsage().rss,
+    );
+  }
+
+  private counter(name: string, help: string): client.Counter {
+    return new client.Counter({ name, help, registers: [this.registry] });
+  }
+
+  /** A gauge read when scraped. */
+  private gauge(name: string, help: string, read: () => number): void {
     new client.Gauge({
-      name: "loch_resident_memory_bytes",
-      help: "The process's resident memory",
-      registers,
+      name,
+      help,
+      registers: [this.registry],
       collect() {
-        this.set(Deno.memoryUsage().rss);
+        this.set(read());
       },
     });
   }
@@ -218,7 +187,13 @@ export class Metrics {
   }
 }
 
-function poolSizes(lake: Lake): { name: string; objects: number; bytes: number }[] {
+interface PoolSize {
+  name: string;
+  objects: number;
+  bytes: number;
+}
+
+function poolSizes(lake: Lake): PoolSize[] {
   const rows = lake.catalog.all<{ id: Uint8Array; name: string; n: number; size: number | null }>(
     "SELECT p.id AS id, p.name AS name, count(o.id) AS n, sum(o.size) AS size " +
       "FROM pools p LEFT JOIN objects o ON o.pool_id = p.id GROUP BY p.id, p.name",
