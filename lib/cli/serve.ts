@@ -134,6 +134,12 @@ export const serveCommand = command({
     },
     { name: "portfile", kind: "string", arg: "file", help: "write the listening port to file" },
     {
+      name: "rootcontentfile",
+      kind: "string",
+      arg: "file",
+      help: "serve this file's contents at / instead of the web console (as zed serve)",
+    },
+    {
       name: "warmup",
       kind: "bool",
       help:
@@ -171,8 +177,11 @@ export const serveCommand = command({
       jwksPath: flags["auth.jwkspath"] as string | undefined,
       tokensPath: flags["auth.tokens"] as string | undefined,
     });
+    const rootFile = flags.rootcontentfile as string | undefined;
+    const rootContent = rootFile === undefined ? undefined : await Deno.readFile(rootFile);
     const lake = await Lake.open(dir);
     const server = await serve({
+      rootContent,
       auth,
       lake,
       hostname,

@@ -11,6 +11,7 @@ import type { QueryRun, RouteDef, Service } from "./context.ts";
 import { Cors } from "./cors.ts";
 import { errorResponse } from "./errors.ts";
 import { RequestGuard } from "./guard.ts";
+import { consoleAsset, consoleHeaders } from "./console/mod.ts";
 import { Admission } from "./admission.ts";
 import { Metrics } from "./metrics.ts";
 import { ANYONE, type Authenticator, authorize } from "./auth/mod.ts";
@@ -63,17 +64,9 @@ export interface ServeOptions {
   /** Queries run at once (default 8 per worker); more wait, up to maxQueued (default 256), else 503. */
   maxQueries?: number;
   maxQueued?: number;
+  /** The body of `GET /` in place of the console (Zed's -rootcontentfile). */
+  rootContent?: Uint8Array<ArrayBuffer>;
 }
-
-const ROOT_PAGE = `<!DOCTYPE html>
-<html>
-<head><title>Zed lake service</title></head>
-<body>
-<h1>Zed lake service</h1>
-<p>This is a loch lake service, compatible with the Zed lake API (v1.3).</p>
-</body>
-</html>
-`;
 
 export class LakeServer {
   private server!: Deno.HttpServer<Deno.NetAddr>;
@@ -250,13 +243,9 @@ export class LakeServer {
 
   /** The auxiliary routes: any method, no Accept check, CORS headers only. */
   private aux(req: Request, url: URL): Response | undefined {
-    const headers = new Headers();
-    let body: string;
+    let headers = new Headers();
+    let body: string | Uint8Array<ArrayBuffer>;
     switch (url.pathname) {
-      case "/":
-        headers.set("Content-Type", "text/html; charset=utf-8");
-        body = ROOT_PAGE;
-        break;
       case "/status":
         headers.set("Content-Type", "text/plain; charset=utf-8");
         body = "ok";
@@ -265,8 +254,17 @@ export class LakeServer {
         headers.set("Content-Type", "application/json");
         body = JSON.stringify({ version: this.opts.version }) + "\n";
         break;
-      default:
-        return undefined;
+      default: {
+        if (url.pathname === "/" && this.opts.rootContent !== undefined) {
+          headers.set("Content-Type", sniffText(this.opts.rootContent));
+          body = this.opts.rootContent;
+          break;
+        }
+        const asset = consoleAsset(url.pathname);
+        if (asset === undefined) return undefined;
+        headers = consoleHeaders(asset);
+        body = asset.body;
+      }
     }
     this.routes.set(req, url.pathname);
     if (this.cors.isPreflight(req)) return this.cors.preflight(req);
@@ -274,6 +272,12 @@ export class LakeServer {
     this.cors.decorate(req, headers);
     return new Response(body, { headers });
   }
+}
+
+/** The Content-Type of a -rootcontentfile: HTML when it looks like markup, else text. */
+function sniffText(body: Uint8Array): string {
+  const head = new TextDecoder().decode(body.subarray(0, 512)).trimStart().toLowerCase();
+  return head.startsWith("<") ? "text/html; charset=utf-8" : "text/plain; charset=utf-8";
 }
 
 function requestId(): string {

@@ -28,8 +28,46 @@ Deno.test("/status and /", () =>
     const root = await get(s, "/", { Accept: "application/x-zng" });
     assert.equal(root.status, 200);
     assert.equal(root.headers.get("Content-Type"), "text/html; charset=utf-8");
-    assert.match(root.text, /<title>Zed lake service<\/title>/);
+    // The web console (tests/service/console/).
+    assert.match(root.text, /<title>loch console<\/title>/);
   }));
+
+Deno.test("the console's files: every one the page names is served, with a strict CSP", () =>
+  withServer(async (s) => {
+    const root = await get(s, "/");
+    assert.match(root.headers.get("Content-Security-Policy") ?? "", /default-src 'self'/);
+    assert.equal(root.headers.get("X-Frame-Options"), "DENY");
+    const names = [...root.text.matchAll(/(?:src|href)="(\/console\/[^"]+)"/g)].map((m) => m[1]);
+    const app = await get(s, "/console/app.js");
+    // The modules app.js imports, and theirs.
+    for (const m of app.text.matchAll(/from "\.\/([a-z]+\.js)"/g)) names.push(`/console/${m[1]}`);
+    assert.ok(names.length >= 6, String(names));
+    for (const name of names) {
+      const r = await get(s, name);
+      assert.equal(r.status, 200, name);
+      assert.match(r.headers.get("Content-Type") ?? "", /^text\/(javascript|css); charset=utf-8$/);
+      assert.equal(r.headers.get("X-Content-Type-Options"), "nosniff");
+      assert.ok(r.text.length > 100, name);
+    }
+    assert.equal((await get(s, "/console/nope.js")).status, 404);
+    assert.equal((await get(s, "/console/")).status, 404);
+  }));
+
+Deno.test("-rootcontentfile: its contents at / in place of the console", async () => {
+  const page = new TextEncoder().encode("<html><body>ours</body></html>\n");
+  await withServer(async (s) => {
+    const root = await get(s, "/");
+    assert.equal(root.text, "<html><body>ours</body></html>\n");
+    assert.equal(root.headers.get("Content-Type"), "text/html; charset=utf-8");
+    // The console's other files are still there.
+    assert.equal((await get(s, "/console/app.js")).status, 200);
+  }, { rootContent: page });
+  await withServer(async (s) => {
+    const root = await get(s, "/");
+    assert.equal(root.text, "plain words");
+    assert.equal(root.headers.get("Content-Type"), "text/plain; charset=utf-8");
+  }, { rootContent: new TextEncoder().encode("plain words") });
+});
 
 Deno.test("auxiliary routes carry CORS headers and answer preflights", () =>
   withServer(async (s) => {
