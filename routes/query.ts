@@ -33,6 +33,7 @@ async function query(req: Request, ctx: RouteContext): Promise<Response> {
     access: ctx.service.access,
     signal: req.signal,
     timeoutMs: ctx.service.queryTimeoutMs,
+    memoryLimit: ctx.service.queryMemory,
     admission: ctx.service.admission,
     metrics: ctx.service.metrics,
   }, ctx.headers);

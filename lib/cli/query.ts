@@ -12,6 +12,7 @@ import {
   openSources,
   runQuery,
   setMemoryBudget,
+  setQueryMemory,
 } from "../query/mod.ts";
 import type { ValueReader } from "../formats/io.ts";
 import type { Batch } from "../zed/value.ts";
@@ -26,6 +27,7 @@ export const queryFlags: FlagSpec[] = [
   ...outputFlags("zng", "zng, or zson on a terminal"),
   { name: "s", kind: "bool", help: "print read and match counts to stderr at the end" },
   memmaxFlag(),
+  queryMemoryFlag(),
   useFlag,
   lakeFlag,
   { name: "h", kind: "bool", help: "show this help" },
@@ -55,6 +57,39 @@ export function memmaxFlag(): FlagSpec {
     help: "memory per sort, summarize, fuse or join before it spills to disk, e.g. 512MiB " +
       "(default $LOCH_MEMORY_BUDGET, else 256MiB)",
   };
+}
+
+/** -query-memory: what one query may hold in all (spill/memory.ts). */
+export function queryMemoryFlag(): FlagSpec {
+  return {
+    name: "query-memory",
+    kind: "string",
+    arg: "size",
+    help: "memory one query may hold in all before it spills or fails, e.g. 2GiB " +
+      "(default $LOCH_QUERY_MEMORY, else a quarter of the heap: 1GiB)",
+  };
+}
+
+/** Applies -memmax and -query-memory, here and (through the environment) in workers. */
+export function applyMemoryFlags(flags: FlagValues): void {
+  const memmax = flags.memmax as string | undefined;
+  if (memmax !== undefined) {
+    setMemoryBudget(memmax);
+    setEnv("LOCH_MEMORY_BUDGET", memmax);
+  }
+  const q = flags["query-memory"] as string | undefined;
+  if (q !== undefined) {
+    setQueryMemory(q);
+    setEnv("LOCH_QUERY_MEMORY", q);
+  }
+}
+
+function setEnv(name: string, value: string): void {
+  try {
+    Deno.env.set(name, value);
+  } catch {
+    // No --allow-env: no workers read it either.
+  }
 }
 
 /** A reader of the given values. */
@@ -88,7 +123,7 @@ export async function queryCommand(args: string[]): Promise<number> {
     console.log(queryUsage);
     return flags.h ? 0 : 2;
   }
-  if (flags.memmax !== undefined) setMemoryBudget(flags.memmax as string);
+  applyMemoryFlags(flags);
   const output = chooseOutput(flags, "zng");
   let text = "*";
   let paths = rest;

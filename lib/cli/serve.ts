@@ -16,8 +16,7 @@ import type { FlagValues } from "./flags.ts";
 import { Authenticator } from "../service/auth/mod.ts";
 import { parseDuration } from "../zed/time.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
-import { setMemoryBudget } from "../query/mod.ts";
-import { memmaxFlag } from "./query.ts";
+import { applyMemoryFlags, memmaxFlag, queryMemoryFlag } from "./query.ts";
 
 /** What GET /version reports: the Zed API level served, and loch's version. */
 export const VERSION = `v1.3.0+loch.${denoConfig.version}`;
@@ -153,16 +152,14 @@ export const serveCommand = command({
         "queries on the thread serving HTTP",
     },
     memmaxFlag(),
+    queryMemoryFlag(),
   ],
   async run(flags) {
     const level = flags["log-level"] as string;
     if (!isLogLevel(level)) throw new UsageError(`invalid log level: ${level}`);
     const { hostname, port } = parseListen((flags.l ?? flags.listen) as string);
-    if (flags.memmax !== undefined) {
-      setMemoryBudget(flags.memmax as string);
-      // Query workers read it from the environment.
-      Deno.env.set("LOCH_MEMORY_BUDGET", flags.memmax as string);
-    }
+    // Query workers read them from the environment.
+    applyMemoryFlags(flags);
     const workers = flags.workers === undefined
       ? defaultWorkers()
       : parseWorkers(flags.workers as string);

@@ -32,6 +32,7 @@ export {
   urlAllowed,
 } from "./sources.ts";
 export { parseByteSize, setMemoryBudget } from "./spill/config.ts";
+export { queryMemoryLimit, setQueryMemory, threadMemoryHeld } from "./spill/memory.ts";
 export type { Expr } from "./runtime/expr.ts";
 export { Collector, type Op, type OpFactory } from "./runtime/op.ts";
 export { LimitReader, OpReader } from "./runtime/opreader.ts";

@@ -18,6 +18,8 @@ import type { Op } from "./runtime/op.ts";
 export interface RunOptions {
   /** Estimated bytes each operator holds before it spills (default: the process-wide budget). */
   memoryBudget?: number;
+  /** Estimated bytes the whole query may hold (default: -query-memory, spill/memory.ts). */
+  memoryLimit?: number;
   /** Stops the query (between batches) when aborted, e.g. when its client went away. */
   signal?: AbortSignal;
 }
@@ -51,7 +53,7 @@ export function runQuery(
   writer: ValueWriter,
   opts: RunOptions = {},
 ): Promise<void> {
-  const scope = new SpillScope(opts.memoryBudget);
+  const scope = new SpillScope(opts.memoryBudget, opts.memoryLimit);
   return runInScope(scope, async () => {
     try {
       await run(query, readers, writer, scope.budget, opts.signal);

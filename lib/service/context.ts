@@ -33,6 +33,8 @@ export interface Service {
   access?: SourceAccess;
   /** A query's time limit in ms (absent or 0: none). */
   queryTimeoutMs?: number;
+  /** Estimated bytes a query may hold in all (absent: the default, -query-memory). */
+  queryMemory?: number;
   /** How many queries run at once, and wait (absent: no limit). */
   admission?: Admission;
   /** Who may do what (absent: authentication is off). */

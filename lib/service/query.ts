@@ -96,6 +96,8 @@ export interface QueryOptions {
   signal?: AbortSignal;
   /** The query's time limit in ms (0 or absent: none). */
   timeoutMs?: number;
+  /** Estimated bytes the query may hold in all (absent: the default, spill/memory.ts). */
+  memoryLimit?: number;
   /** How many queries run at once (absent: no limit). */
   admission?: Admission;
   /** Counts the query when it ends. */
@@ -125,6 +127,7 @@ export async function queryResponse(
           head: opts.head,
           access: opts.access,
           timeoutMs: opts.timeoutMs,
+          memoryLimit: opts.memoryLimit,
         },
         opts.signal,
         (r) => (read = r ?? null),
@@ -170,7 +173,13 @@ export async function startQuery(
   lake: Lake,
   text: string,
   format: string,
-  opts: { head?: Head; ctrl: boolean; access?: SourceAccess; timeoutMs?: number },
+  opts: {
+    head?: Head;
+    ctrl: boolean;
+    access?: SourceAccess;
+    timeoutMs?: number;
+    memoryLimit?: number;
+  },
   sink: Sink,
   gone: AbortSignal,
 ): Promise<QueryRun> {
@@ -202,7 +211,10 @@ export async function startQuery(
   const out = new QueryOutput(format, sink, ctrl, prepared.stats);
   const run = async () => {
     try {
-      await runQuery(prepared.query, prepared.readers, out, { signal });
+      await runQuery(prepared.query, prepared.readers, out, {
+        signal,
+        memoryLimit: opts.memoryLimit,
+      });
       await out.finish();
     } catch (e) {
       if (gone.aborted || e instanceof ClientGone) return;

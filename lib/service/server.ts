@@ -59,6 +59,8 @@ export interface ServeOptions {
   bodyDeadlineMs?: number;
   /** A query's time limit in ms (default 0: none). */
   queryTimeoutMs?: number;
+  /** Estimated bytes one query may hold in all (absent: -query-memory's default). */
+  queryMemory?: number;
   /** Authentication (auth/mod.ts; absent: off). */
   auth?: Authenticator;
   /** Queries run at once (default 8 per worker); more wait, up to maxQueued (default 256), else 503. */
@@ -89,6 +91,7 @@ export class LakeServer {
       onQuery: opts.onQuery,
       access: { files: false, urls: opts.allowGet ?? [], timeoutMs: SERVICE_FETCH_TIMEOUT_MS },
       queryTimeoutMs: opts.queryTimeoutMs,
+      queryMemory: opts.queryMemory,
       auth: opts.auth,
       metrics: undefined,
       admission: new Admission(

@@ -119,3 +119,28 @@ Deno.test("limits: queries past the limit wait their turn; past the queue, 503",
     assert.equal((await waiting).text, '[{"count":1}]\n');
     assert.equal((await get(s, "/status")).text, "ok", "other routes are not queued");
   }, { maxQueries: 1, maxQueued: 1 }));
+
+Deno.test("limits: a query that would hold more than -query-memory fails; the server goes on", () =>
+  withServer(async (s) => {
+    await post(s, "/pool", '{"name":"p"}');
+    const lines: string[] = [];
+    for (let i = 0; i < 40_000; i++) lines.push(`{ts:${i},s:"${"x".repeat(80)}"}`);
+    await post(s, "/pool/p/branch/main", lines.join("\n"));
+    const r = await post(s, "/query?ctrl=true", '{"query":"from p | tail 1000000"}', {
+      Accept: "application/x-zjson",
+    });
+    assert.equal(r.status, 200);
+    assert.match(
+      r.text,
+      /"QueryError".*query memory limit exceeded: tail would hold more than the query's 2 MiB \(-query-memory\)/,
+    );
+    // What spills, spills; what fits, runs.
+    const sorted = await post(s, "/query", '{"query":"from p | sort -r s, ts | head 1 | cut ts"}', {
+      Accept: "application/json",
+    });
+    assert.equal(sorted.text, '[{"ts":39999}]\n');
+    const quick = await post(s, "/query", '{"query":"from p | tail 2 | count()"}', {
+      Accept: "application/json",
+    });
+    assert.equal(quick.text, '[{"count":2}]\n');
+  }, { queryMemory: 2 * 1024 * 1024 }));

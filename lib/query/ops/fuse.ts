@@ -22,8 +22,8 @@ export class Fuse extends Unary {
   private seen = new Set<Type>();
   private fused: Type | undefined = undefined;
   private readonly budget = currentScope().budget;
-  /** Estimated bytes of vals. */
-  private bytes = 0;
+  /** Estimated bytes of vals, in the query's account. */
+  private readonly mem = currentScope().use("fuse");
   private file: SpillFile | null = null;
   private writer: RunWriter | null = null;
 
@@ -37,8 +37,8 @@ export class Fuse extends Unary {
         this.fused = this.fused === undefined ? v.type : fuseTypes(this.fused, v.type);
       }
     }
-    this.bytes += batchSize(batch);
-    if (this.bytes > this.budget) this.spill();
+    this.mem.add(batchSize(batch));
+    if (this.mem.shouldSpill(this.budget)) this.spill();
   }
 
   override end(): Ended {
@@ -49,6 +49,7 @@ export class Fuse extends Unary {
   private *emitAll(): Work {
     const vals = this.vals;
     this.vals = [];
+    this.mem.clear();
     const file = this.file;
     this.file = null;
     try {
@@ -77,7 +78,7 @@ export class Fuse extends Unary {
     const vals = this.vals;
     for (let i = 0; i < vals.length; i++) this.writer.write(vals[i]);
     this.vals = [];
-    this.bytes = 0;
+    this.mem.clear();
   }
 
   /** Shapes and sends the spilled values, in order. */

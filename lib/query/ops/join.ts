@@ -39,8 +39,8 @@ export class Join {
   private open = 2;
   private readonly budget = currentScope().budget;
   private readonly pause = pauseForNew();
-  /** Estimated bytes held by both inputs. */
-  private bytes = 0;
+  /** Estimated bytes held by both inputs, in the query's account. */
+  private readonly mem = currentScope().use("join");
 
   constructor(
     private readonly next: Op,
@@ -64,15 +64,16 @@ export class Join {
 
   private hold(buf: InputBuffer, batch: Batch): void {
     buf.push(batch);
-    this.bytes += batchSize(batch);
-    if (this.bytes > this.budget) {
+    this.mem.add(batchSize(batch));
+    if (this.mem.shouldSpill(this.budget)) {
       for (const b of this.inputs) b.spill();
-      this.bytes = 0;
+      this.mem.clear();
     }
   }
 
   /** Joins the inputs held and sends the result on, a batch per slice. */
   private *joined(): Work {
+    this.mem.clear();
     try {
       yield* this.run();
     } finally {

@@ -170,8 +170,8 @@ export function entryComparator(
 
 export class Sort extends Unary {
   private vals: Value[] = [];
-  /** Estimated bytes of vals. */
-  private bytes = 0;
+  /** Estimated bytes of vals, in the query's account. */
+  private readonly mem = currentScope().use("sort");
   private readonly budget: number;
   private runs: SortRuns | null = null;
   /** The keys in use: the given ones, or the one guessed from the first value. */
@@ -192,13 +192,15 @@ export class Sort extends Unary {
   push(batch: Batch): void {
     const vals = this.vals;
     for (let i = 0; i < batch.length; i++) vals.push(batch[i]);
-    this.bytes += batchSize(batch);
-    if (this.bytes > this.budget) this.spill();
+    this.mem.add(batchSize(batch));
+    if (this.mem.shouldSpill(this.budget)) this.spill();
   }
 
   override end(): Ended {
     const vals = this.vals;
     this.vals = [];
+    // What is held now goes on downstream (or to the merge's tail).
+    this.mem.clear();
     return this.finish(this.runs !== null ? this.emitSpilled(vals) : this.emitSorted(vals));
   }
 
@@ -255,7 +257,7 @@ export class Sort extends Unary {
   private spill(): void {
     const vals = this.vals;
     this.vals = [];
-    this.bytes = 0;
+    this.mem.clear();
     if (vals.length === 0) return;
     // (push cannot pause: this sort runs in one go.)
     const sorted = finishSync(this.sortedEntries(vals));

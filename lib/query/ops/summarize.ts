@@ -78,8 +78,8 @@ export class Summarize extends Unary {
   /** Set once the table outgrew the limit: output is then sorted by the keys. */
   private overLimit = false;
   private readonly budget: number;
-  /** Estimated bytes of the table. */
-  private bytes = 0;
+  /** Estimated bytes of the table, in the query's account. */
+  private readonly mem = currentScope().use("summarize");
   /** Whether the table can be spilled (it has keys and the aggregators can save their state). */
   private readonly spillable: boolean;
   /** The aggregates whose state grows with the input (their size is tracked), if any. */
@@ -111,7 +111,7 @@ export class Summarize extends Unary {
 
   push(batch: Batch): void {
     for (let i = 0; i < batch.length; i++) this.consume(batch[i]);
-    if (this.bytes > this.budget && this.spillable) this.spill();
+    this.checkBudget();
   }
 
   /** A new group in the table, counted against the budget. */
@@ -121,7 +121,7 @@ export class Summarize extends Unary {
     this.table.set(key, group);
     let b = GROUP_COST + AGG_COST * keys.length + key.length;
     for (let i = 0; i < keys.length; i++) b += valueSize(keys[i]);
-    this.bytes += b;
+    this.mem.add(b);
     return group;
   }
 
@@ -137,7 +137,7 @@ export class Summarize extends Unary {
     }
     this.runs.addTable(this.table);
     this.table = new Map();
-    this.bytes = 0;
+    this.mem.clear();
     this.rawMode = this.runs.rawMode;
   }
 
@@ -194,7 +194,7 @@ export class Summarize extends Unary {
       if (grows !== undefined && grows[i]) {
         const before = aggs[i].size!();
         aggs[i].consume(a);
-        this.bytes += aggs[i].size!() - before;
+        this.mem.add(aggs[i].size!() - before);
       } else {
         aggs[i].consume(a);
       }
@@ -217,7 +217,7 @@ export class Summarize extends Unary {
       if (agg.consumeN !== undefined) agg.consumeN(TRUE, n);
       else for (let k = 0; k < n; k++) agg.consume(TRUE);
     }
-    if (this.bytes > this.budget && this.spillable) this.spill();
+    this.checkBudget();
   }
 
   /**
@@ -258,7 +258,7 @@ export class Summarize extends Unary {
     if (this.grows !== undefined && this.grows[i]) {
       const before = aggs[i].size!();
       aggs[i].consume(v);
-      this.bytes += aggs[i].size!() - before;
+      this.mem.add(aggs[i].size!() - before);
     } else aggs[i].consume(v);
   }
 
@@ -267,9 +267,14 @@ export class Summarize extends Unary {
     return !this.rawMode;
   }
 
-  /** Spills the table when it is over budget (after groups were fed directly). */
+  /**
+   * Spills the table when it is over budget or the query over its memory
+   * limit (also after groups were fed directly); a table that cannot spill
+   * fails the query when the query is over its limit.
+   */
   checkBudget(): void {
-    if (this.bytes > this.budget && this.spillable) this.spill();
+    if (!this.spillable) this.mem.check();
+    else if (this.mem.shouldSpill(this.budget)) this.spill();
   }
 
   /** The aggregate definitions, in output order. */
@@ -288,6 +293,8 @@ export class Summarize extends Unary {
 
   /** Sends a record per group, a batch per slice. */
   private *emitAll(): Work {
+    // The groups go on downstream from here.
+    this.mem.clear();
     const runs = this.runs;
     if (runs !== null) {
       this.runs = null;

@@ -12,6 +12,8 @@ import { sliceUsed } from "../runtime/turns.ts";
 import { type Ended, finishSync, type Work } from "../runtime/work.ts";
 import { isMissing, NULL } from "../runtime/values.ts";
 import { guessSortKey } from "./sort.ts";
+import { currentScope } from "../spill/scope.ts";
+import { valueSize } from "../spill/size.ts";
 
 const DEFAULT_LIMIT = 100;
 
@@ -19,6 +21,8 @@ export class Top extends Unary {
   private heap: Value[] = [];
   private keys: readonly Expr[] | undefined;
   private readonly limit: number;
+  /** Estimated bytes of the heap while it fills (then it only swaps values), in the query's account. */
+  private readonly mem = currentScope().use("top");
 
   constructor(next: Op, limit: number, keys: readonly Expr[], private readonly flush: boolean) {
     super(next);
@@ -83,10 +87,20 @@ export class Top extends Unary {
   }
 
   push(batch: Batch): void {
+    let grew = 0;
     for (const v of batch) {
       this.keys ??= [compileFieldPath(guessSortKey(v))];
-      if (this.heap.length < this.limit || this.compare(this.heap[0], v) < 0) this.pushHeap(v);
-      if (this.heap.length > this.limit) this.popHeap();
+      if (this.heap.length < this.limit) {
+        this.pushHeap(v);
+        grew += valueSize(v);
+      } else if (this.compare(this.heap[0], v) < 0) {
+        this.pushHeap(v);
+        this.popHeap();
+      }
+    }
+    if (grew > 0) {
+      this.mem.add(grew);
+      this.mem.check();
     }
     if (this.flush) this.emitSorted();
   }
@@ -99,6 +113,7 @@ export class Top extends Unary {
       if ((i & 1023) === 0 && sliceUsed()) yield;
     }
     this.heap = [];
+    this.mem.clear();
     return out;
   }
 

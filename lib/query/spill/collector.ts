@@ -9,14 +9,17 @@ import type { Batch, Value } from "../../zed/value.ts";
 import { Collector } from "../runtime/op.ts";
 import { type RunWriter, SpillFile } from "./file.ts";
 import { batchSize } from "./size.ts";
+import { currentScope } from "./scope.ts";
 
 /** Values held before the size of what is held is estimated at all. */
 const CHECK_AFTER = 16 * BATCH_SIZE;
 
 export class SpillingCollector extends Collector {
   private held = 0;
-  /** Estimated bytes held, once held passed CHECK_AFTER (-1 before). */
-  private bytes = -1;
+  /** Whether the size of what is held is counted (once held passed CHECK_AFTER). */
+  private counting = false;
+  /** Estimated bytes held, in the query's account. */
+  private readonly mem = currentScope().use("the query's output");
   private file: SpillFile | null = null;
   private writer: RunWriter | null = null;
 
@@ -32,13 +35,13 @@ export class SpillingCollector extends Collector {
     this.batches.push(batch);
     this.held += batch.length;
     if (this.held <= CHECK_AFTER) return;
-    if (this.bytes < 0) {
-      this.bytes = 0;
-      for (const b of this.batches) this.bytes += batchSize(b);
+    if (!this.counting) {
+      this.counting = true;
+      for (const b of this.batches) this.mem.add(batchSize(b));
     } else {
-      this.bytes += batchSize(batch);
+      this.mem.add(batchSize(batch));
     }
-    if (this.bytes > this.budget) this.spill();
+    if (this.mem.shouldSpill(this.budget)) this.spill();
   }
 
   /** Takes what was collected, in order: batches held, then those spilled, read back. */
@@ -46,7 +49,8 @@ export class SpillingCollector extends Collector {
     const file = this.file, writer = this.writer;
     const held = this.take();
     this.held = 0;
-    this.bytes = -1;
+    this.counting = false;
+    this.mem.clear();
     this.file = null;
     this.writer = null;
     if (file === null) {
@@ -71,6 +75,7 @@ export class SpillingCollector extends Collector {
   }
 
   private spill(): void {
+    this.mem.clear();
     this.file = SpillFile.create();
     this.writer = this.file.writer();
     for (const b of this.take()) for (let i = 0; i < b.length; i++) this.writer.write(b[i]);

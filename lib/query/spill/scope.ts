@@ -7,6 +7,7 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import { memoryBudget, spillDir } from "./config.ts";
+import { MemoryUse, QueryMemory } from "./memory.ts";
 
 /** A temporary file that can be removed (closing what it has open). */
 export interface Removable {
@@ -16,10 +17,21 @@ export interface Removable {
 export class SpillScope {
   private readonly files = new Set<Removable>();
   private readonly fixedBudget: number | undefined;
+  /** What the query's operators hold, against its limit (spill/memory.ts). */
+  readonly memory: QueryMemory;
 
-  /** budget: estimated bytes per operator; the process-wide setting when undefined. */
-  constructor(budget?: number) {
+  /**
+   * budget: estimated bytes per operator; the process-wide setting when
+   * undefined. memoryLimit: estimated bytes the whole query may hold.
+   */
+  constructor(budget?: number, memoryLimit?: number) {
     this.fixedBudget = budget;
+    this.memory = new QueryMemory(memoryLimit);
+  }
+
+  /** A new account for what one operator holds (what: its words in errors). */
+  use(what: string): MemoryUse {
+    return new MemoryUse(this.memory, what);
   }
 
   get budget(): number {
@@ -47,8 +59,9 @@ export class SpillScope {
     return this.files.size;
   }
 
-  /** Removes every file still live in the scope. */
+  /** Removes every file still live in the scope, and gives back what the query held. */
   close(): void {
+    this.memory.close();
     for (const f of [...this.files]) {
       try {
         f.remove();
@@ -65,7 +78,8 @@ const live = new Set<Removable>();
 /** Spill files made so far by the process. */
 let created = 0;
 
-const processScope = new SpillScope();
+// Operators outside a query run answer only to the thread's limit.
+const processScope = new SpillScope(undefined, Infinity);
 const storage = new AsyncLocalStorage<SpillScope>();
 
 /** The scope of the running query, or the process scope. */

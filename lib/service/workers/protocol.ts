@@ -55,6 +55,8 @@ export interface QueryJob {
   access?: SourceAccess;
   /** The query's time limit in ms (0 or absent: none). */
   timeoutMs?: number;
+  /** Estimated bytes the query may hold in all (absent: the thread's default). */
+  memoryLimit?: number;
 }
 
 /** What a worker tells the server. */
