@@ -1,0 +1,35 @@
+// Starts a throwaway S3 server (tests/infra/s3.ts: Swift with s3api), prints
+// its endpoint and credentials as environment lines and keeps it until SIGINT
+// or SIGTERM, then stops it and removes its files. For trying S3 storage by
+// hand and for benchmarks (buckets are path-style: endpoint/bucket/key):
+//
+//   npx -y deno@2.9.6 run -A scripts/s3-test-server.ts
+
+import { startS3 } from "../tests/infra/s3.ts";
+
+const t0 = performance.now();
+const server = await startS3();
+if (server === null) {
+  console.error(
+    "no Swift servers (apt-get install swift-proxy swift-account swift-container swift-object)",
+  );
+  Deno.exit(1);
+}
+console.error(`started in ${Math.round(performance.now() - t0)} ms; Ctrl-C stops it`);
+console.log(`AWS_ENDPOINT_URL=${server.endpoint}`);
+console.log(`AWS_ACCESS_KEY_ID=${server.accessKeyId}`);
+console.log(`AWS_SECRET_ACCESS_KEY=${server.secretAccessKey}`);
+console.log(`AWS_REGION=${server.region}`);
+
+// Signal listeners do not keep Deno's event loop alive; this timer does.
+const keepAlive = setInterval(() => {}, 1 << 30);
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  clearInterval(keepAlive);
+  await server.stop();
+  Deno.exit(0);
+};
+Deno.addSignalListener("SIGINT", stop);
+Deno.addSignalListener("SIGTERM", stop);
