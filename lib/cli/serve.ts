@@ -47,6 +47,13 @@ export const serveCommand = command({
     },
     { name: "l", kind: "string", arg: "addr", help: "same as -listen (as zed serve)" },
     {
+      name: "catalog",
+      kind: "string",
+      arg: "url",
+      help: "the lake's catalog in PostgreSQL (postgres://user:pass@host:port/db), shared by " +
+        "every node serving the lake (default $LOCH_CATALOG, else SQLite in the lake directory)",
+    },
+    {
       name: "cors-origin",
       kind: "string",
       arg: "origin",
@@ -176,7 +183,7 @@ export const serveCommand = command({
     });
     const rootFile = flags.rootcontentfile as string | undefined;
     const rootContent = rootFile === undefined ? undefined : await Deno.readFile(rootFile);
-    const lake = await Lake.open(dir);
+    const lake = await Lake.open(dir, { catalog: flags.catalog as string | undefined });
     const server = await serve({
       rootContent,
       auth,

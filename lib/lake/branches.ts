@@ -159,9 +159,10 @@ export const MAX_COMMIT_ATTEMPTS = 10;
 
 /**
  * Commits to a branch. Commits to one branch from this process are queued
- * (lake.commits), so build() sees the tip the commit will follow unless a
- * writer in another process moves it first; then build() is called again
- * (up to 10 times in all).
+ * (lake.commits), and so are those of every process sharing a catalog that
+ * locks (PostgreSQL), so build() sees the tip the commit will follow unless a
+ * writer in another process on a SQLite catalog moves it first; then build()
+ * is called again (up to 10 times in all).
  * The commit, its actions and the branch move are one transaction; actions
  * apply strictly to the tip (see Snapshot.apply). A `branch-commit` event
  * follows.
@@ -176,10 +177,15 @@ export function commitToBranch(
   announce?: { branch: string; parentBranch: string },
 ): Promise<CommitInfo> {
   const key = `${toBase62(poolId)}/${branchName}`;
-  return lake.commits.run(
-    key,
-    () => commitAttempts(lake, poolId, branchName, build, newId, announce),
-  );
+  return lake.commits.run(key, async () => {
+    // Processes sharing a catalog that can lock take turns too (PostgreSQL's).
+    const release = await lake.catalog.lock?.(`branch ${key}`);
+    try {
+      return await commitAttempts(lake, poolId, branchName, build, newId, announce);
+    } finally {
+      release?.();
+    }
+  });
 }
 
 async function commitAttempts(
@@ -287,7 +293,7 @@ function applyToTip(cat: Catalog, poolId: KSUID, branch: string, actions: Action
       }
       case "add_index":
         cat.run(
-          "INSERT OR IGNORE INTO tip_indexes (pool_id, branch, rule_id, object_id) VALUES (?, ?, ?, ?)",
+          "INSERT INTO tip_indexes (pool_id, branch, rule_id, object_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
           poolId,
           branch,
           a.ruleId,

@@ -101,12 +101,13 @@ export function commitChain(cat: Catalog, poolId: KSUID, id: KSUID): CommitInfo[
        SELECT id, 0 FROM commits WHERE id = ? AND pool_id = ?
        UNION ALL
        SELECT c.parent, chain.depth + 1 FROM commits c JOIN chain ON c.id = chain.id
-         WHERE c.parent != zeroblob(20)
+         WHERE c.parent != ?
      )
      SELECT c.id, c.parent, c.retries, c.author, c.date, c.message, c.meta
        FROM chain JOIN commits c ON c.id = chain.id ORDER BY chain.depth`,
     id,
     poolId,
+    new Uint8Array(20),
   );
   if (rows.length === 0) throw notFound(`${toBase62(id)}: commit object not found`);
   return rows.map(commitFromRow);

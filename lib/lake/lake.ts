@@ -3,7 +3,10 @@
 // empty lake there.
 
 import { LochError } from "../errors.ts";
-import { Catalog } from "./catalog/catalog.ts";
+import type { Catalog } from "./catalog/catalog.ts";
+import { SqliteCatalog } from "./catalog/sqlite.ts";
+import { PostgresCatalog } from "./catalog/postgres.ts";
+import { encodeEvent, EVENT_CHANNEL, EventListener } from "./catalog/pgevents.ts";
 import { type KSUID, toBase62 } from "./ksuid.ts";
 import { LocalStorage, type Storage } from "./storage.ts";
 import { columnCacheFromEnv } from "./columns/mod.ts";
@@ -28,6 +31,10 @@ export type LakeEvent =
 
 export class Lake {
   private listeners = new Set<(e: LakeEvent) => void>();
+  /** This process's name among the nodes sharing a PostgreSQL catalog. */
+  private readonly node = crypto.randomUUID();
+  /** Other nodes' events (PostgreSQL catalogs), listened for once someone subscribes. */
+  private remote: Promise<EventListener | null> | null = null;
   /** Commits to one branch from this process, one at a time (keyed pool/branch). */
   readonly commits = new KeyedQueue();
 
@@ -35,16 +42,31 @@ export class Lake {
     readonly root: string,
     readonly catalog: Catalog,
     readonly storage: Storage,
+    /** Where the catalog is when not in the lake's directory (a postgres:// URL). */
+    readonly catalogURL?: string,
   ) {}
 
-  static async open(root: string): Promise<Lake> {
+  /**
+   * Opens the lake at root (made if missing). Its catalog is the SQLite file
+   * in root unless opts.catalog (else LOCH_CATALOG) names a PostgreSQL
+   * database (`postgres://user:password@host:port/db`), which any number of
+   * processes may share.
+   */
+  static async open(root: string, opts: { catalog?: string } = {}): Promise<Lake> {
     columnCacheFromEnv();
     try {
       await Deno.mkdir(`${root}/pools`, { recursive: true });
     } catch (e) {
       throw new LochError("internal", `cannot open lake at ${root}: ${(e as Error).message}`);
     }
-    return new Lake(root, new Catalog(`${root}/${CATALOG_FILE}`), new LocalStorage());
+    const url = opts.catalog ?? envCatalog();
+    if (url === undefined || url === "") {
+      return new Lake(root, new SqliteCatalog(`${root}/${CATALOG_FILE}`), new LocalStorage());
+    }
+    if (!/^postgres(ql)?:\/\//.test(url)) {
+      throw new LochError("invalid", `unsupported catalog: ${redactURL(url)} (want postgres://…)`);
+    }
+    return new Lake(root, PostgresCatalog.open(url), new LocalStorage(), url);
   }
 
   poolDir(poolId: KSUID): string {
@@ -74,15 +96,53 @@ export class Lake {
   /** Subscribes to lake events; returns the unsubscribe function. */
   subscribe(fn: (e: LakeEvent) => void): () => void {
     this.listeners.add(fn);
+    if (this.catalogURL !== undefined && this.remote === null) this.listenRemote(this.catalogURL);
     return () => this.listeners.delete(fn);
   }
 
+  /**
+   * Starts taking other nodes' events; settles once listening (tests wait
+   * for it). Without a shared catalog there are none: settles at once.
+   */
+  listening(): Promise<unknown> {
+    return this.remote ?? Promise.resolve();
+  }
+
+  private listenRemote(url: string): void {
+    this.remote = EventListener.start(url, this.node, (e) => this.deliver(e)).catch((err) => {
+      console.error(`loch: not listening for other nodes' events: ${(err as Error).message}`);
+      return null;
+    });
+  }
+
+  /** Tells subscribers, and (sharing a catalog) the other nodes, of a change. */
   emit(e: LakeEvent): void {
+    this.deliver(e);
+    if (this.catalogURL !== undefined) {
+      this.catalog.run("SELECT pg_notify(?, ?)", EVENT_CHANNEL, encodeEvent(this.node, e));
+    }
+  }
+
+  private deliver(e: LakeEvent): void {
     for (const fn of this.listeners) fn(e);
   }
 
   close(): void {
+    this.remote?.then((l) => l?.close()).catch(() => {});
     this.storage.close?.();
     this.catalog.close();
   }
+}
+
+function envCatalog(): string | undefined {
+  try {
+    return Deno.env.get("LOCH_CATALOG");
+  } catch {
+    return undefined; // no --allow-env
+  }
+}
+
+/** A URL with its password hidden (for messages and logs). */
+export function redactURL(url: string): string {
+  return url.replace(/^([a-z]+:\/\/[^:/@]*:)[^@/]*@/i, "$1***@");
 }

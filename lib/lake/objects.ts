@@ -116,7 +116,7 @@ export function insertObject(
   );
   seek.forEach((e, seq) => {
     cat.run(
-      "INSERT INTO seek_index (object_id, seq, key, count, offset) VALUES (?, ?, ?, ?, ?)",
+      'INSERT INTO seek_index (object_id, seq, key, count, "offset") VALUES (?, ?, ?, ?, ?)',
       o.id,
       seq,
       zson(e.key),
@@ -195,7 +195,7 @@ export function seekIndex(cat: Catalog, id: KSUID): SeekEntry[] {
   let entries = seekCache.get(key);
   if (entries === undefined) {
     entries = cat.all<{ key: string; count: number; offset: number }>(
-      "SELECT key, count, offset FROM seek_index WHERE object_id = ? ORDER BY seq",
+      'SELECT key, count, "offset" FROM seek_index WHERE object_id = ? ORDER BY seq',
       id,
     ).map((r) => ({ key: parseKey(r.key), count: r.count, offset: r.offset }));
     if (seekCache.size >= SEEK_CACHE_MAX) seekCache.delete(seekCache.keys().next().value!);

@@ -44,24 +44,33 @@ export interface VacuumResult {
   paths: string[];
 }
 
-/** The ids of the commits in any branch's history, as a CTE named reach(id). */
+/**
+ * The ids of the commits in any branch's history, as a CTE named reach(id).
+ * Its parameters (portable SQL: positional only) are the pool id, the zero
+ * commit id twice, then the pool id again for the query that follows.
+ */
 const REACH = `WITH RECURSIVE reach(id) AS (
-    SELECT commit_id FROM branches WHERE pool_id = ?1 AND commit_id != zeroblob(20)
+    SELECT commit_id FROM branches WHERE pool_id = ? AND commit_id != ?
     UNION
     SELECT c.parent FROM commits c JOIN reach ON c.id = reach.id
-      WHERE c.parent != zeroblob(20)
+      WHERE c.parent != ?
   )`;
 
+const ZERO_ID = new Uint8Array(20);
+
+/** The parameters of a query on REACH for a pool. */
+const reachParams = (poolId: KSUID) => [poolId, ZERO_ID, ZERO_ID, poolId];
+
 const UNREACHABLE_COMMITS = `${REACH}
-  SELECT id FROM commits WHERE pool_id = ?1 AND id NOT IN (SELECT id FROM reach)`;
+  SELECT id FROM commits WHERE pool_id = ? AND id NOT IN (SELECT id FROM reach)`;
 
 const UNREACHABLE_OBJECTS = `${REACH}
-  SELECT id FROM objects WHERE pool_id = ?1 AND id NOT IN (
+  SELECT id FROM objects WHERE pool_id = ? AND id NOT IN (
     SELECT a.object_id FROM actions a JOIN reach r ON a.commit_id = r.id WHERE a.kind = 'add'
   )`;
 
 const UNREACHABLE_INDEXES = `${REACH}
-  SELECT rule_id, object_id FROM index_objects i WHERE pool_id = ?1 AND NOT EXISTS (
+  SELECT rule_id, object_id FROM index_objects i WHERE pool_id = ? AND NOT EXISTS (
     SELECT 1 FROM actions a JOIN reach r ON a.commit_id = r.id
       WHERE a.kind = 'add_index' AND a.rule_id = i.rule_id AND a.object_id = i.object_id
   )`;
@@ -75,11 +84,12 @@ export async function vacuum(
   const dry = opts.dryRun ?? false;
   // One transaction: no commit can make something reachable in between.
   const found = cat.transaction(() => {
-    const commits = cat.all<{ id: Uint8Array }>(UNREACHABLE_COMMITS, pool.id).map((r) => r.id);
-    const objects = cat.all<{ id: Uint8Array }>(UNREACHABLE_OBJECTS, pool.id).map((r) => r.id);
+    const params = reachParams(pool.id);
+    const commits = cat.all<{ id: Uint8Array }>(UNREACHABLE_COMMITS, ...params).map((r) => r.id);
+    const objects = cat.all<{ id: Uint8Array }>(UNREACHABLE_OBJECTS, ...params).map((r) => r.id);
     const indexes = cat.all<{ rule_id: Uint8Array; object_id: Uint8Array }>(
       UNREACHABLE_INDEXES,
-      pool.id,
+      ...params,
     ).map((r) => ({ ruleId: r.rule_id, objectId: r.object_id }));
     if (!dry) {
       // Seek entries go with their objects, actions with their commits.

@@ -98,10 +98,14 @@ export class LakeServer {
         opts.maxQueries ?? 8 * Math.max(1, workers),
         opts.maxQueued ?? 256,
       ),
-      pool: opts.pool !== undefined
-        ? opts.pool
-        : workers > 0
-        ? new WorkerPool(workers, opts.warmWorkers, opts.workerTimeoutMs, opts.workerRetireBytes)
+      pool: opts.pool !== undefined ? opts.pool : workers > 0
+        ? new WorkerPool(
+          workers,
+          opts.warmWorkers,
+          opts.workerTimeoutMs,
+          opts.workerRetireBytes,
+          opts.lake.catalogURL,
+        )
         : null,
     };
     // One server per process (a test's may ask for a shorter wait).

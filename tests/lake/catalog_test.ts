@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { Catalog } from "../../lib/lake/catalog/catalog.ts";
+import { SqliteCatalog } from "../../lib/lake/catalog/sqlite.ts";
+import type { Catalog } from "../../lib/lake/catalog/catalog.ts";
 import { migrations, SCHEMA_VERSION } from "../../lib/lake/catalog/schema.ts";
 import { CATALOG_FILE, Lake } from "../../lib/lake/lake.ts";
 import { listPools } from "../../lib/lake/pools.ts";
@@ -97,25 +98,25 @@ function ran(cat: Catalog): unknown[] {
 Deno.test("catalog: an older catalog is migrated forward, each step once, in order", async () => {
   await withDir((dir) => {
     const path = `${dir}/c.sqlite`;
-    let cat = new Catalog(path, steps.slice(0, 1));
+    let cat = new SqliteCatalog(path, steps.slice(0, 1));
     assert.equal(cat.version(), 1);
     assert.deepEqual(ran(cat), [[0, null]]);
     cat.close();
 
-    cat = new Catalog(path, steps);
+    cat = new SqliteCatalog(path, steps);
     assert.equal(cat.version(), 3);
     assert.deepEqual(ran(cat), [[0, null], [1, "after 0"], [2, "after 0"]]);
     cat.close();
 
     // Up to date: nothing runs again.
-    cat = new Catalog(path, steps);
+    cat = new SqliteCatalog(path, steps);
     assert.equal(cat.version(), 3);
     assert.equal(ran(cat).length, 3);
     cat.close();
 
     // Older software on this catalog refuses it.
     assert.equal(
-      thrown(() => new Catalog(path, steps.slice(0, 2))),
+      thrown(() => new SqliteCatalog(path, steps.slice(0, 2))),
       "lake catalog schema 3 is newer than this loch supports (2)",
     );
   });
@@ -124,10 +125,10 @@ Deno.test("catalog: an older catalog is migrated forward, each step once, in ord
 Deno.test("catalog: a failing migration leaves the catalog at its old version", async () => {
   await withDir((dir) => {
     const path = `${dir}/c.sqlite`;
-    new Catalog(path, steps.slice(0, 1)).close();
+    new SqliteCatalog(path, steps.slice(0, 1)).close();
     const broken = [steps[0], "INSERT INTO ran VALUES (1); INSERT INTO nowhere VALUES (1);"];
-    assert.match(thrown(() => new Catalog(path, broken)), /no such table: nowhere/);
-    const cat = new Catalog(path, steps.slice(0, 1));
+    assert.match(thrown(() => new SqliteCatalog(path, broken)), /no such table: nowhere/);
+    const cat = new SqliteCatalog(path, steps.slice(0, 1));
     assert.equal(cat.version(), 1);
     assert.deepEqual(ran(cat), [[0, null]]);
     cat.close();
@@ -137,7 +138,7 @@ Deno.test("catalog: a failing migration leaves the catalog at its old version", 
 Deno.test("catalog: the real migrations take an empty catalog to SCHEMA_VERSION", async () => {
   await withDir((dir) => {
     assert.equal(SCHEMA_VERSION, migrations.length);
-    const cat = new Catalog(`${dir}/c.sqlite`);
+    const cat = new SqliteCatalog(`${dir}/c.sqlite`);
     assert.equal(cat.version(), SCHEMA_VERSION);
     assert.ok(tables(cat).includes("pools"));
     cat.close();
@@ -146,7 +147,7 @@ Deno.test("catalog: the real migrations take an empty catalog to SCHEMA_VERSION"
 
 Deno.test("catalog: transactions roll back on error and nested calls join the outer one", async () => {
   await withDir((dir) => {
-    const cat = new Catalog(`${dir}/c.sqlite`, ["CREATE TABLE t (v INTEGER)"]);
+    const cat = new SqliteCatalog(`${dir}/c.sqlite`, ["CREATE TABLE t (v INTEGER)"]);
     assert.throws(() =>
       cat.transaction(() => {
         cat.run("INSERT INTO t VALUES (1)");
@@ -165,7 +166,7 @@ Deno.test("catalog: transactions roll back on error and nested calls join the ou
 
 Deno.test("catalog: integers come back as numbers when safe, else bigints", async () => {
   await withDir((dir) => {
-    const cat = new Catalog(`${dir}/c.sqlite`, ["CREATE TABLE t (v INTEGER)"]);
+    const cat = new SqliteCatalog(`${dir}/c.sqlite`, ["CREATE TABLE t (v INTEGER)"]);
     cat.run("INSERT INTO t VALUES (?), (?)", 42, 1700000000123456789n);
     const vs = cat.all<{ v: number | bigint }>("SELECT v FROM t ORDER BY v").map((r) => r.v);
     assert.deepEqual(vs, [42, 1700000000123456789n]);
@@ -184,7 +185,7 @@ Deno.test("catalog: a lake cannot be opened where a file is", async () => {
 Deno.test("catalog: a lake made by the first schema opens migrated, its data intact", async () => {
   await withDir(async (dir) => {
     // A lake as the first loch wrote it: schema 1 only.
-    const old = new Catalog(`${dir}/${CATALOG_FILE}`, migrations.slice(0, 1));
+    const old = new SqliteCatalog(`${dir}/${CATALOG_FILE}`, migrations.slice(0, 1));
     assert.equal(old.version(), 1);
     old.close();
     const lake = await Lake.open(dir);

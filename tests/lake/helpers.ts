@@ -12,6 +12,7 @@ import { type LakeQueryOptions, runLakeQuery } from "../../lib/lake/query.ts";
 import type { ScanStats } from "../../lib/lake/scan.ts";
 import { setUseColumns } from "../../lib/lake/sources.ts";
 import assert from "node:assert/strict";
+import { testCatalog } from "../infra/test_catalog.ts";
 
 const encoder = new TextEncoder();
 
@@ -20,7 +21,7 @@ export async function withLake(
   fn: (lake: Lake, dir: string) => void | Promise<void>,
 ): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "loch-lake-test-" });
-  const lake = await Lake.open(dir);
+  const lake = await Lake.open(dir, { catalog: await testCatalog() });
   try {
     await fn(lake, dir);
   } finally {

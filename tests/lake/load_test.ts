@@ -39,7 +39,8 @@ Deno.test("load: a snapshot at every earlier commit shows what was loaded up to 
     assert.equal(toBase62(first.commit), commits[3]);
     const hex1 = toHex(
       lake.catalog.get<{ id: Uint8Array }>(
-        "SELECT id FROM commits WHERE parent = zeroblob(20) AND pool_id = ?",
+        "SELECT id FROM commits WHERE parent = ? AND pool_id = ?",
+        new Uint8Array(20),
         p.id,
       )!.id,
     );

@@ -3,6 +3,7 @@
 // always read to the end (so no response resource outlives a test).
 
 import { Lake } from "../../lib/lake/lake.ts";
+import { testCatalog } from "../infra/test_catalog.ts";
 import type { QueryRun } from "../../lib/service/context.ts";
 import { type LakeServer, serve, type ServeOptions } from "../../lib/service/server.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
@@ -34,7 +35,7 @@ export async function withServer(
   opts: ServerOptions = {},
 ): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "loch-service-test-" });
-  const lake = await Lake.open(dir);
+  const lake = await Lake.open(dir, { catalog: await testCatalog() });
   const queries: QueryRun[] = [];
   let server: LakeServer | undefined;
   try {

@@ -33,9 +33,10 @@ Deno.test("warm-up requests against a lake without the pools fail softly", async
 });
 
 Deno.test("warm-up requests through shared workers are answered; the workers stay", async () => {
-  const pool = new WorkerPool(1);
-  try {
-    await withLake(async (lake) => {
+  await withLake(async (lake) => {
+    // The workers open the lake with its catalog (SQLite in its directory, or PostgreSQL).
+    const pool = new WorkerPool(1, undefined, undefined, undefined, lake.catalogURL);
+    try {
       for (const name of ["asc", "desc"]) {
         await loadText(lake, keyedPool(lake, name, "ts"), '{ts:1,s:"a"}\n{ts:2,s:"b"}');
       }
@@ -43,8 +44,8 @@ Deno.test("warm-up requests through shared workers are answered; the workers sta
       assert.equal(ok, QUERIES.length * 2 + 4);
       assert.ok(pool.usable);
       assert.equal(pool.running, 0);
-    });
-  } finally {
-    pool.stop();
-  }
+    } finally {
+      pool.stop();
+    }
+  });
 });

@@ -119,3 +119,20 @@ export const migrations: string[] = [
 ];
 
 export const SCHEMA_VERSION = migrations.length;
+
+/**
+ * A migration in PostgreSQL's dialect. The migrations are written for
+ * SQLite; the few differences are in types: bytes are BYTEA, integers
+ * BIGINT (SQLite's are 64-bit), text compares byte by byte as in SQLite
+ * (COLLATE "C", not the database's locale), `offset` is a reserved word, and
+ * commits keep the order they were written in a `rowid` of their own
+ * (SQLite's implicit one, which the lake orders commits by).
+ */
+export function postgresMigration(sql: string): string {
+  return sql
+    .replace(/\bBLOB\b/g, "BYTEA")
+    .replace(/\bINTEGER\b/g, "BIGINT")
+    .replace(/\bTEXT\b/g, 'TEXT COLLATE "C"')
+    .replace(/^(\s*)offset\b/gm, '$1"offset"')
+    .replace(/CREATE TABLE commits \(\n/, "CREATE TABLE commits (\n    rowid BIGSERIAL,\n");
+}

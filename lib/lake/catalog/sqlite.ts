@@ -1,12 +1,14 @@
-// The lake catalog: a SQLite database (node:sqlite, WAL) holding pools,
-// branches, commits, data-object metadata and index metadata. Every change
-// to branch state happens in one transaction.
+// The lake catalog in SQLite (node:sqlite, WAL), the default: a file in the
+// lake's directory, shared by the processes that open the lake there. Every
+// change to branch state happens in one transaction.
 
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { LochError } from "../../errors.ts";
+import { type Catalog, normalize, type SQLParam } from "./catalog.ts";
 import { migrations } from "./schema.ts";
 
-export class Catalog {
+export class SqliteCatalog implements Catalog {
+  readonly kind = "sqlite";
   readonly db: DatabaseSync;
   private statements = new Map<string, StatementSync>();
   private depth = 0;
@@ -140,17 +142,3 @@ function isBusy(e: unknown): boolean {
   return (err.errcode !== undefined && (err.errcode & 0xff) === 5) ||
     /database is locked/.test(err.message ?? "");
 }
-
-/** Integers come back as numbers when they are safe, else as bigints. */
-function normalize(row: Record<string, unknown>): Record<string, unknown> {
-  for (const k in row) {
-    const v = row[k];
-    if (typeof v === "bigint" && v >= MIN_SAFE && v <= MAX_SAFE) row[k] = Number(v);
-  }
-  return row;
-}
-
-const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-export type SQLParam = null | number | bigint | string | Uint8Array;

@@ -27,7 +27,7 @@ export function recordIndexObject(
   size: number,
 ): void {
   cat.run(
-    "INSERT OR IGNORE INTO index_objects (pool_id, rule_id, object_id, size) VALUES (?, ?, ?, ?)",
+    "INSERT INTO index_objects (pool_id, rule_id, object_id, size) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
     poolId,
     ruleId,
     objectId,

@@ -61,6 +61,7 @@ class PoolWorker {
     index: number,
     size: number,
     retireBytes: number,
+    catalog: string | undefined,
     private onDeath: (w: PoolWorker) => void,
     private onRetire: (w: PoolWorker) => void = () => {},
   ) {
@@ -70,7 +71,7 @@ class PoolWorker {
       name: `loch-worker-${index}:${warm ? "warm" : "cold"}`,
     });
     this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.receive(e.data);
-    this.send({ type: "init", workers: size, retireBytes });
+    this.send({ type: "init", workers: size, retireBytes, catalog });
     this.worker.onerror = (e) => {
       e.preventDefault();
       this.die(new LochError("internal", `query worker failed: ${e.message}`));
@@ -251,6 +252,8 @@ export class WorkerPool {
     private warm = false,
     private stuckMs = defaultStuckMs(),
     private retireBytes = defaultRetireBytes(),
+    /** Where the lake's catalog is (absent: in its directory). */
+    private readonly catalog?: string,
   ) {}
 
   /**
@@ -304,6 +307,7 @@ export class WorkerPool {
           this.nextIndex++,
           size,
           this.retireBytes,
+          this.catalog,
           (dead) => {
             if (!dead.started) this.failedStarts++;
             if (dead.retiring) this.retired++;

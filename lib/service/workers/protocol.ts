@@ -16,7 +16,8 @@ import { ParseError, type SourceAccess } from "../../query/mod.ts";
 /** What the server asks of a worker. */
 export type ToWorker =
   /** First: how many workers share the machine (each takes its share of the caches). */
-  | { type: "init"; workers: number; retireBytes: number }
+  /** catalog: where the lakes' catalogs are (Lake.open's option; absent: in their directories). */
+  | { type: "init"; workers: number; retireBytes: number; catalog?: string }
   | { type: "query"; id: number; job: QueryJob }
   /** The client read this many more bytes of the query's output. */
   | { type: "credit"; id: number; bytes: number }

@@ -75,13 +75,15 @@ class IncomingBody implements AsyncIterator<Uint8Array> {
 }
 
 const lakes = new Map<string, Promise<Lake>>();
+/** Where the lakes' catalogs are (from "init"; absent: in their directories). */
+let catalog: string | undefined;
 const running = new Map<number, Running>();
 const bodies = new Map<number, IncomingBody>();
 
 function lakeAt(root: string): Promise<Lake> {
   let l = lakes.get(root);
   if (l === undefined) {
-    l = Lake.open(root);
+    l = Lake.open(root, { catalog });
     lakes.set(root, l);
   }
   return l;
@@ -151,6 +153,7 @@ scope.onmessage = (e) => {
       columnCacheFromEnv();
       columnCache.budget = Math.floor(columnCache.budget / m.workers);
       retireBytes = m.retireBytes;
+      catalog = m.catalog;
       break;
     case "load":
       load(m.id, m.job);
