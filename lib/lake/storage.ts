@@ -1,12 +1,26 @@
-// Where the lake's immutable files live. Local files for now; everything the
-// lake does with its bytes goes through this interface, so an object store can
-// take its place later.
+// Where the lake's immutable files live: a local directory (LocalStorage)
+// or S3-compatible object storage (s3/). Everything the lake does with its
+// files goes through this interface. Paths are the lake's: its root (a
+// directory, or s3://bucket/prefix) followed by /pools/….
 
 import { LochError } from "../errors.ts";
 
 /** Writes the bytes of one new file. */
 export interface FileSink {
   write(chunk: Uint8Array): Promise<void>;
+}
+
+/** What is at a path. */
+export interface FileInfo {
+  size: number;
+  /** When it was last written, in ms since the epoch. */
+  mtimeMs: number;
+}
+
+/** An entry of a directory listing: a file, or a directory (a common prefix in an object store). */
+export interface DirEntry {
+  name: string;
+  isDir: boolean;
 }
 
 export interface Storage {
@@ -28,6 +42,12 @@ export interface Storage {
    * reads of columns, whose cost is mostly that of the request (local files).
    */
   readSync?(path: string, offset: number, out: Uint8Array): number;
+  /** The size of the file at path, or undefined when there is none; synchronous. */
+  sizeSync(path: string): number | undefined;
+  /** The file at path, or undefined when there is none. */
+  stat(path: string): Promise<FileInfo | undefined>;
+  /** The entries directly under a directory (none when it is absent). */
+  list(dir: string): Promise<DirEntry[]>;
   /** Removes a directory tree (nothing when it is absent). */
   removeTree(path: string): Promise<void>;
   /** Removes a file (nothing when it is absent). */
@@ -82,6 +102,34 @@ export class LocalStorage implements Storage {
     }
     if (durable) await syncDir(dir);
     return size;
+  }
+
+  sizeSync(path: string): number | undefined {
+    try {
+      return Deno.statSync(path).size;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async stat(path: string): Promise<FileInfo | undefined> {
+    try {
+      const s = await Deno.lstat(path);
+      return { size: s.size, mtimeMs: s.mtime?.getTime() ?? 0 };
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return undefined;
+      throw e;
+    }
+  }
+
+  async list(dir: string): Promise<DirEntry[]> {
+    const out: DirEntry[] = [];
+    try {
+      for await (const e of Deno.readDir(dir)) out.push({ name: e.name, isDir: e.isDirectory });
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+    return out;
   }
 
   async *readRange(path: string, offset: number, length: number): AsyncIterable<Uint8Array> {

@@ -112,7 +112,7 @@ export async function vacuum(
   const paths: string[] = [];
   const named = new Set<string>();
   const take = async (path: string, isDir = false) => {
-    if (named.has(path) || !(await exists(path))) return;
+    if (named.has(path) || !(await exists(lake, path, isDir))) return;
     named.add(path);
     paths.push(path);
     if (dry) return;
@@ -142,25 +142,10 @@ export async function vacuum(
   return { ...found, orphans, paths };
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return false;
-    throw e;
-  }
-}
-
-/** Lists a directory (nothing when it is absent). */
-async function entries(path: string): Promise<Deno.DirEntry[]> {
-  const out: Deno.DirEntry[] = [];
-  try {
-    for await (const e of Deno.readDir(path)) out.push(e);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-  }
-  return out;
+/** Whether there is a file (or, isDir, a directory with something in it) at path. */
+async function exists(lake: Lake, path: string, isDir: boolean): Promise<boolean> {
+  if (isDir) return (await lake.storage.list(path)).length > 0;
+  return (await lake.storage.stat(path)) !== undefined;
 }
 
 const OBJECT_FILE = /^([0-9A-Za-z]{27})\.zng$/;
@@ -186,34 +171,34 @@ class OrphanSweep {
       if (await this.old(path)) out.push({ path, isDir });
     };
     // data/<object>.zng and temporaries
-    for (const e of await entries(`${this.dir}/data`)) {
+    for (const e of await this.lake.storage.list(`${this.dir}/data`)) {
       const path = `${this.dir}/data/${e.name}`;
       if (e.name.includes(TEMPORARY)) await add(path, false);
       else if (!this.knownObject(e.name.match(OBJECT_FILE)?.[1])) await add(path, false);
     }
     // columns/<object>.arrow and temporaries
-    for (const e of await entries(`${this.dir}/columns`)) {
+    for (const e of await this.lake.storage.list(`${this.dir}/columns`)) {
       const path = `${this.dir}/columns/${e.name}`;
       if (e.name.includes(TEMPORARY)) await add(path, false);
       else if (!this.knownObject(e.name.match(COLUMNS_FILE)?.[1])) await add(path, false);
     }
     // vectors/<object>/<column>.zng: columns older versions built at query time
-    for (const e of await entries(`${this.dir}/vectors`)) {
+    for (const e of await this.lake.storage.list(`${this.dir}/vectors`)) {
       const path = `${this.dir}/vectors/${e.name}`;
-      if (!e.isDirectory) continue;
+      if (!e.isDir) continue;
       if (!this.knownObject(e.name)) {
         await add(path, true);
         continue;
       }
-      for (const f of await entries(path)) {
+      for (const f of await this.lake.storage.list(path)) {
         if (f.name.includes(TEMPORARY)) await add(`${path}/${f.name}`, false);
       }
     }
     // index/<rule>/<object>.zng and temporaries
-    for (const r of await entries(`${this.dir}/index`)) {
-      if (!r.isDirectory) continue;
+    for (const r of await this.lake.storage.list(`${this.dir}/index`)) {
+      if (!r.isDir) continue;
       const rule = tryParseID(r.name);
-      for (const f of await entries(`${this.dir}/index/${r.name}`)) {
+      for (const f of await this.lake.storage.list(`${this.dir}/index/${r.name}`)) {
         const path = `${this.dir}/index/${r.name}/${f.name}`;
         if (f.name.includes(TEMPORARY)) {
           await add(path, false);
@@ -251,15 +236,9 @@ class OrphanSweep {
     ) !== undefined;
   }
 
-  /** Whether a file was last written more than minAge ago. */
+  /** Whether a file (or directory) was last written more than minAge ago. */
   private async old(path: string): Promise<boolean> {
-    try {
-      const st = await Deno.lstat(path);
-      const mtime = st.mtime?.getTime() ?? 0;
-      return this.now - mtime > this.minAge;
-    } catch (e) {
-      if (e instanceof Deno.errors.NotFound) return false;
-      throw e;
-    }
+    const st = await this.lake.storage.stat(path);
+    return st !== undefined && this.now - st.mtimeMs > this.minAge;
   }
 }

@@ -45,7 +45,7 @@ export function openColumns(lake: Lake, poolId: KSUID, o: DataObject): ObjectCol
   let cols = opened.get(o);
   if (cols === undefined || (cols !== null && cols.info.manifest !== o.columns)) {
     const path = lake.columnsPath(poolId, o.id);
-    if (fileSize(path) === o.columns.size) {
+    if (lake.storage.sizeSync(path) === o.columns.size) {
       const info = new ObjectColumnsInfo(o.columns);
       cols = new ObjectColumns(toHex(o.id), info, lake.storage, path);
     } else {
@@ -55,14 +55,6 @@ export function openColumns(lake: Lake, poolId: KSUID, o: DataObject): ObjectCol
     opened.set(o, cols);
   }
   return cols;
-}
-
-function fileSize(path: string): number {
-  try {
-    return Deno.statSync(path).size;
-  } catch {
-    return -1;
-  }
 }
 
 /** Columns being written again, by object path (at most once at a time each). */

@@ -141,10 +141,5 @@ async function resolveTags(lake: Lake, pool: PoolConfig, tags: KSUID[]): Promise
 async function objectExists(lake: Lake, pool: PoolConfig, id: KSUID): Promise<boolean> {
   const row = lake.catalog.get("SELECT 1 FROM objects WHERE id = ? AND pool_id = ?", id, pool.id);
   if (row === undefined) return false;
-  try {
-    await Deno.stat(lake.objectPath(pool.id, id));
-    return true;
-  } catch {
-    return false;
-  }
+  return (await lake.storage.stat(lake.objectPath(pool.id, id))) !== undefined;
 }

@@ -58,15 +58,6 @@ function indexerOf(rule: IndexRule): Indexer {
     : new ProgramIndexer(ruleProgram(rule));
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Makes the index objects of the rules for a data object of the pool.
  * Index objects already written (they are immutable, like the rules and
@@ -82,7 +73,10 @@ export async function buildIndexes(
   const todo: IndexRule[] = [];
   for (const rule of rules) {
     const size = indexObjectSize(lake.catalog, poolId, rule.id, objectId);
-    if (size !== undefined && await exists(indexObjectPath(lake, poolId, rule.id, objectId))) {
+    if (
+      size !== undefined &&
+      (await lake.storage.stat(indexObjectPath(lake, poolId, rule.id, objectId))) !== undefined
+    ) {
       out.set(rule, { rule, objectId, size });
     } else {
       todo.push(rule);
