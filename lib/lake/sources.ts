@@ -23,7 +23,8 @@ import {
 } from "../query/mod.ts";
 import type { Batch, Value } from "../zed/value.ts";
 import { findBranch, getBranch } from "./branches.ts";
-import { getCommit, snapshotAt } from "./commits.ts";
+import { commitChain, getCommit, snapshotAt } from "./commits.ts";
+import { formatTime, parseTime } from "../zed/time.ts";
 import { toBase62, tryParseID } from "./ksuid.ts";
 import type { Lake } from "./lake.ts";
 import { commitMeta, type CommitView, lakeMeta, poolMeta } from "./meta.ts";
@@ -90,11 +91,12 @@ function openPoolSource(
   plan: SourcePlan,
   opts: SourceOptions,
 ): ValueReader {
-  if (src.at !== null) {
-    throw new LochError("invalid", "TBD: at clause in from operator needs to use time");
-  }
+  const at = atTime(src.at);
   const filter = plan.filter?.pred ?? null;
   const { pool: name, commit, meta } = src.spec;
+  if (at !== undefined && (name === null || (commit === null && meta !== null))) {
+    throw new LochError("invalid", "at: time travel is for a branch or commit of a pool");
+  }
   if (name === null) {
     // Client faults are 4xx here (Zed answers 500).
     if (meta === null) throw new LochError("invalid", "pool name missing");
@@ -109,7 +111,9 @@ function openPoolSource(
     if (commit === null && meta !== null) {
       return new ValuesReader(poolMeta(lake, pool, meta), filter);
     }
-    const view = resolveCommit(lake, pool, commit ?? branchDefault);
+    const view = at === undefined
+      ? resolveCommit(lake, pool, commit ?? branchDefault)
+      : resolveCommitAt(lake, pool, commit ?? branchDefault, at);
     if (meta !== null) return new ValuesReader(commitMeta(lake, view, meta), filter);
     return new PoolReading(lake, view, plan, stats, opts.signal).open();
   });
@@ -404,6 +408,53 @@ export function resolveCommit(lake: Lake, pool: PoolConfig, commitish: string): 
     objects: tipObjects(cat, pool.id, b.name),
     indexes: tipIndexes(cat, pool.id, b.name),
   };
+}
+
+/**
+ * The time of an `at` clause in nanoseconds (undefined without one). Zed
+ * takes only a commit id there and refuses it ("TBD"); a time is loch's.
+ */
+function atTime(at: string | null): bigint | undefined {
+  if (at === null) return undefined;
+  const t = parseTime(at);
+  if (t === undefined) {
+    throw new LochError("invalid", "TBD: at clause in from operator needs to use time");
+  }
+  return BigInt(t.ns);
+}
+
+/**
+ * `pool@x at T`: x as it was at time T, by the dates of its commits: the
+ * newest commit of x's history made at or before T. A time before x's
+ * first commit is an error.
+ */
+export function resolveCommitAt(
+  lake: Lake,
+  pool: PoolConfig,
+  commitish: string,
+  at: bigint,
+): CommitView {
+  const now = resolveCommit(lake, pool, commitish);
+  const cat = lake.catalog;
+  const then = commitChain(cat, pool.id, now.commit).find((c) => BigInt(c.date) <= at);
+  if (then === undefined) {
+    throw new LochError(
+      "invalid",
+      `${pool.name}@${commitish}: nothing was committed at or before ${formatTime(at)}`,
+    );
+  }
+  if (sameBytes(then.id, now.commit)) return now;
+  const snap = snapshotAt(cat, pool.id, then.id);
+  return {
+    pool,
+    commit: then.id,
+    objects: getObjects(cat, [...snap.objects.values()]),
+    indexes: [...snap.indexes.values()],
+  };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** Values already in hand (meta-query results), filtered. */

@@ -228,7 +228,8 @@ export abstract class Search extends Exprs {
     if (spec === undefined) return undefined;
     const at = this.opt(() => {
       if (this._() === undefined || !this.lit("at") || this._() === undefined) return undefined;
-      return this.KSUID();
+      // A time (time travel by commit dates), else what Zed takes: an id.
+      return this.TimeText() ?? this.KSUID();
     });
     const range = this.opt(() => {
       if (this._() === undefined || !this.lit("range") || this._() === undefined) return undefined;
@@ -250,6 +251,15 @@ export abstract class Search extends Exprs {
   private orderWord<T extends string>(w: T): T | undefined {
     if (this._() === undefined || !this.lit("order") || this._() === undefined) return undefined;
     return this.lit(w) ? w : undefined;
+  }
+
+  /** An RFC 3339 time's text, as in `at 2024-03-24T17:00:00Z`. */
+  private TimeText(): string | undefined {
+    TIME_TEXT.lastIndex = this.pos;
+    const m = TIME_TEXT.exec(this.src);
+    if (m === null) return undefined;
+    this.pos += m[0].length;
+    return m[0];
   }
 
   private KSUID(): string | undefined {
@@ -328,3 +338,6 @@ export abstract class Search extends Exprs {
     return { kind: "Layout", keys, order };
   }
 }
+
+/** An RFC 3339 time, matched where the parser stands. */
+const TIME_TEXT = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)/y;
