@@ -1,5 +1,8 @@
 // GET /events (lake-api.md §13): a server-sent event stream. The whole
-// Accept header is one media type here (default ZSON), as in the reference.
+// Accept header is one media type here (default ZSON), as in the reference;
+// a browser's EventSource (Accept: text/event-stream) gets JSON. Streams
+// with ids, which can be resumed with Last-Event-ID, are for those that ask
+// (lib/service/events.ts).
 
 import { invalid } from "../lib/errors.ts";
 import type { RouteContext, RouteDef } from "../lib/service/context.ts";
@@ -8,7 +11,8 @@ import { eventFilter } from "../lib/service/auth/mod.ts";
 
 function events(req: Request, ctx: RouteContext): Response {
   const accept = req.headers.get("Accept");
-  let format = negotiate(accept);
+  const eventSource = /^\s*text\/event-stream\s*(;|,|$)/i.test(accept ?? "");
+  let format = eventSource ? "json" : negotiate(accept);
   if (format === "parquet" || format === "csv") {
     throw invalid(`events cannot be sent as ${format}`);
   }
@@ -20,7 +24,12 @@ function events(req: Request, ctx: RouteContext): Response {
   h.set("Content-Type", "text/event-stream");
   h.set("Cache-Control", "no-cache");
   const accepts = eventFilter(ctx.principal, ctx.service.lake);
-  return new Response(ctx.service.events.stream(format, keepalive, accepts), {
+  const url = new URL(req.url);
+  const lastEventId = req.headers.get("Last-Event-ID") ?? url.searchParams.get("last_event_id") ??
+    undefined;
+  const ids = eventSource || lastEventId !== undefined || url.searchParams.get("ids") === "true";
+  const start = { ids, lastEventId };
+  return new Response(ctx.service.events.stream(format, keepalive, accepts, start), {
     status: 200,
     headers: h,
   });

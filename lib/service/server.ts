@@ -36,6 +36,8 @@ export interface ServeOptions {
   rawAccept?: Set<string>;
   /** Interval of /events keep-alive comments in ms (default 25 s). */
   eventKeepAliveMs?: number;
+  /** Events kept for streams that reconnect (default 10,000; tests use fewer). */
+  eventWindowCount?: number;
   /**
    * Called as each query starts (tests observe its progress with it); such
    * queries run on the server's thread.
@@ -86,7 +88,10 @@ export class LakeServer {
     const workers = opts.workers ?? defaultWorkers();
     this.service = {
       lake: opts.lake,
-      events: new EventHub(opts.lake, { keepAliveMs: opts.eventKeepAliveMs }),
+      events: new EventHub(opts.lake, {
+        keepAliveMs: opts.eventKeepAliveMs,
+        windowCount: opts.eventWindowCount,
+      }),
       version: opts.version,
       onQuery: opts.onQuery,
       access: { files: false, urls: opts.allowGet ?? [], timeoutMs: SERVICE_FETCH_TIMEOUT_MS },

@@ -269,3 +269,66 @@ Deno.test("events: frames follow the order of the changes", () =>
     assert.equal(new Set(commits).size, 20);
     await ev.close();
   }));
+
+/** The ids of the frames in a stream's text, in order. */
+const frameIds = (text: string) => [...text.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]);
+
+Deno.test("events: streams with ids resume after Last-Event-ID with what was missed", () =>
+  withServer(async (s) => {
+    // Without asking, no ids (the Go client's reader takes event: and data: only).
+    const plain = await EventStream.open(s, { Accept: "application/json" });
+    const withIds = await EventStream.open(s, { Accept: "text/event-stream" });
+    await createPool(s, "a");
+    await createPool(s, "b");
+    await withIds.until((t) => (t.match(/event: pool-new/g) ?? []).length === 2, "two pools");
+    await plain.until((t) => (t.match(/event: pool-new/g) ?? []).length === 2, "two pools");
+    assert.deepEqual(frameIds(plain.text), []);
+    const ids = frameIds(withIds.text);
+    assert.equal(ids.length, 2);
+    // EventSource gets JSON data.
+    assert.match(
+      withIds.text,
+      /event: pool-new\nid: \S+\ndata: \{"pool_id":"0x[0-9a-f]{40}"\}\n\n\n/,
+    );
+    await plain.close();
+    await withIds.close();
+
+    // Gone after the first; meanwhile a third pool; back with the first's id.
+    await createPool(s, "c");
+    const back = await EventStream.open(s, { Accept: "application/json", "Last-Event-ID": ids[0] });
+    await back.until((t) => (t.match(/event: pool-new/g) ?? []).length === 2, "the missed two");
+    const missed = frameIds(back.text);
+    assert.equal(missed[0], ids[1]);
+    // Then the live stream, in order.
+    await createPool(s, "d");
+    await back.until((t) => (t.match(/event: pool-new/g) ?? []).length === 3, "the live one");
+    const all = frameIds(back.text);
+    assert.equal(all.length, 3);
+    assert.deepEqual(
+      [...all].sort((x, y) => Number(x.split("-")[1]) - Number(y.split("-")[1])),
+      all,
+    );
+    await back.close();
+
+    // An id not known (from another run, or long gone): events-missed first.
+    const lost = await EventStream.open(s, { Accept: "application/json", "Last-Event-ID": "zz-1" });
+    await lost.until((t) => t.includes("event: events-missed"), "events-missed");
+    assert.match(
+      lost.text,
+      /^event: events-missed\nid: \S+\ndata: \{"last_event_id":"zz-1"\}\n\n\n$/,
+    );
+    await lost.close();
+  }));
+
+Deno.test("events: the window of kept events is bounded", () =>
+  withServer(async (s) => {
+    const first = await EventStream.open(s, { Accept: "application/json", "Last-Event-ID": "x" });
+    await first.until((t) => t.includes("events-missed"), "events-missed");
+    const start = frameIds(first.text)[0];
+    await first.close();
+    for (const n of ["a", "b", "c", "d"]) await createPool(s, n);
+    // Only the last three are kept: resuming from before them is not possible.
+    const old = await EventStream.open(s, { Accept: "application/json", "Last-Event-ID": start });
+    await old.until((t) => t.includes("event: events-missed"), "events-missed");
+    await old.close();
+  }, { eventWindowCount: 3 }));
