@@ -40,6 +40,7 @@ import {
   spanMayMatch,
 } from "./prune.ts";
 import { CountScan } from "./count.ts";
+import { DiffReader } from "./diff.ts";
 import { SummarizeScan } from "./summarize.ts";
 import { TopKScan } from "./topk.ts";
 import { HeadScan } from "./head.ts";
@@ -97,6 +98,9 @@ function openPoolSource(
   if (at !== undefined && (name === null || (commit === null && meta !== null))) {
     throw new LochError("invalid", "at: time travel is for a branch or commit of a pool");
   }
+  if (src.diff !== undefined && (name === null || commit !== null || meta !== null || at !== undefined)) {
+    throw new LochError("invalid", "diff: give a pool and two commits or branches: from P diff A B");
+  }
   if (name === null) {
     // Client faults are 4xx here (Zed answers 500).
     if (meta === null) throw new LochError("invalid", "pool name missing");
@@ -107,7 +111,12 @@ function openPoolSource(
     ? opts.head?.branch || "main"
     : "main";
   const stats = opts.stats ?? newScanStats();
-  const readers = pools.map((pool) => {
+  const readers = pools.map((pool): ValueReader => {
+    if (src.diff !== undefined) {
+      const [a, b] = src.diff;
+      const from = resolveCommit(lake, pool, a), to = resolveCommit(lake, pool, b);
+      return new DiffReader(lake, from, to, filter, stats, opts.signal);
+    }
     if (commit === null && meta !== null) {
       return new ValuesReader(poolMeta(lake, pool, meta), filter);
     }

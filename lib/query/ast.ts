@@ -72,6 +72,8 @@ export interface PoolSource {
   at: string | null;
   range: { kind: "Range"; lower: Expr; upper: Expr } | null;
   scan_order: "asc" | "desc" | null;
+  /** `diff A B` (loch's): what changed between two commits or branches. */
+  diff?: [string, string];
 }
 
 export type PoolName =

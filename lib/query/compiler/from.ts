@@ -188,9 +188,10 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
   };
 }
 
-/** Sources that carry out pushdowns: one pool (not a pattern, not a meta-query). */
+/** Sources that carry out pushdowns: one pool (not a pattern, a meta-query or a diff). */
 function pushesDown(src: ast.Source): boolean {
-  return src.kind === "Pool" && src.spec.meta === null && src.spec.pool?.kind === "String";
+  return src.kind === "Pool" && src.spec.meta === null && src.spec.pool?.kind === "String" &&
+    src.diff === undefined;
 }
 
 /** A pool source's `range L to U`, its bounds evaluated as constants. */

@@ -245,7 +245,19 @@ export abstract class Search extends Exprs {
         () => this.orderWord("desc"),
       )
     );
-    return { kind: "Pool", spec, at, range, scan_order: order };
+    const diff = this.opt(() => this.DiffArg());
+    const pool: PoolSource = { kind: "Pool", spec, at, range, scan_order: order };
+    if (diff !== null) pool.diff = diff;
+    return pool;
+  }
+
+  /** `diff A B`: two commits or branches of the pool. */
+  private DiffArg(): [string, string] | undefined {
+    if (this._() === undefined || !this.lit("diff") || this._() === undefined) return undefined;
+    const a = this.PoolNameString();
+    if (a === undefined || this._() === undefined) return undefined;
+    const b = this.PoolNameString();
+    return b === undefined ? undefined : [a, b];
   }
 
   private orderWord<T extends string>(w: T): T | undefined {
