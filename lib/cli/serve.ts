@@ -47,6 +47,14 @@ export const serveCommand = command({
     },
     { name: "l", kind: "string", arg: "addr", help: "same as -listen (as zed serve)" },
     {
+      name: "storage",
+      kind: "string",
+      arg: "url",
+      help: "where the lake's objects are, when not in -lake's directory: s3://bucket/prefix " +
+        "(endpoint and credentials from AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, " +
+        "AWS_SECRET_ACCESS_KEY; needs -catalog)",
+    },
+    {
       name: "catalog",
       kind: "string",
       arg: "url",
@@ -170,7 +178,7 @@ export const serveCommand = command({
     const workers = flags.workers === undefined
       ? defaultWorkers()
       : parseWorkers(flags.workers as string);
-    const dir = lakeDir(flags);
+    const dir = (flags.storage as string | undefined) ?? lakeDir(flags);
     if (/^https?:\/\//.test(dir)) {
       throw new LochError("invalid", "serve command available for local lakes only");
     }

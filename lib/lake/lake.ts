@@ -7,6 +7,8 @@ import type { Catalog } from "./catalog/catalog.ts";
 import { SqliteCatalog } from "./catalog/sqlite.ts";
 import { PostgresCatalog } from "./catalog/postgres.ts";
 import { encodeEvent, EVENT_CHANNEL, EventListener } from "./catalog/pgevents.ts";
+import { isS3, parseS3URL } from "./s3/config.ts";
+import { S3Storage, type S3StorageOptions } from "./s3/storage.ts";
 import { type KSUID, toBase62 } from "./ksuid.ts";
 import { LocalStorage, type Storage } from "./storage.ts";
 import { columnCacheFromEnv } from "./columns/mod.ts";
@@ -47,19 +49,41 @@ export class Lake {
   ) {}
 
   /**
-   * Opens the lake at root (made if missing). Its catalog is the SQLite file
-   * in root unless opts.catalog (else LOCH_CATALOG) names a PostgreSQL
+   * Opens the lake at root (made if missing): a directory, or S3-compatible
+   * storage (`s3://bucket/prefix`; endpoint and credentials from AWS_*
+   * unless opts.s3 gives them). Its catalog is the SQLite file in the
+   * directory unless opts.catalog (else LOCH_CATALOG) names a PostgreSQL
    * database (`postgres://user:password@host:port/db`), which any number of
-   * processes may share.
+   * processes may share; a lake in S3 needs one.
    */
-  static async open(root: string, opts: { catalog?: string } = {}): Promise<Lake> {
+  static async open(
+    root: string,
+    opts: { catalog?: string; s3?: S3StorageOptions } = {},
+  ): Promise<Lake> {
     columnCacheFromEnv();
+    const url = opts.catalog ?? envCatalog();
+    if (isS3(root)) {
+      parseS3URL(root);
+      root = root.replace(/\/+$/, "");
+      if (url === undefined || !/^postgres(ql)?:\/\//.test(url)) {
+        throw new LochError(
+          "invalid",
+          "a lake in S3 needs its catalog in PostgreSQL (-catalog or LOCH_CATALOG)",
+        );
+      }
+      const storage = new S3Storage(opts.s3);
+      try {
+        return new Lake(root, PostgresCatalog.open(url), storage, url);
+      } catch (e) {
+        storage.close();
+        throw e;
+      }
+    }
     try {
       await Deno.mkdir(`${root}/pools`, { recursive: true });
     } catch (e) {
       throw new LochError("internal", `cannot open lake at ${root}: ${(e as Error).message}`);
     }
-    const url = opts.catalog ?? envCatalog();
     if (url === undefined || url === "") {
       return new Lake(root, new SqliteCatalog(`${root}/${CATALOG_FILE}`), new LocalStorage());
     }

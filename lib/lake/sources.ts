@@ -98,8 +98,14 @@ function openPoolSource(
   if (at !== undefined && (name === null || (commit === null && meta !== null))) {
     throw new LochError("invalid", "at: time travel is for a branch or commit of a pool");
   }
-  if (src.diff !== undefined && (name === null || commit !== null || meta !== null || at !== undefined)) {
-    throw new LochError("invalid", "diff: give a pool and two commits or branches: from P diff A B");
+  if (
+    src.diff !== undefined &&
+    (name === null || commit !== null || meta !== null || at !== undefined)
+  ) {
+    throw new LochError(
+      "invalid",
+      "diff: give a pool and two commits or branches: from P diff A B",
+    );
   }
   if (name === null) {
     // Client faults are 4xx here (Zed answers 500).
