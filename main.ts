@@ -12,6 +12,7 @@ import { renameCommand } from "./lib/cli/lake/rename.ts";
 import { useCommand } from "./lib/cli/lake/use.ts";
 import { mergeCommand } from "./lib/cli/lake/merge.ts";
 import { revertCommand } from "./lib/cli/lake/revert.ts";
+import { txCommand } from "./lib/cli/lake/tx.ts";
 import { deleteCommand } from "./lib/cli/lake/delete.ts";
 import { compactCommand } from "./lib/cli/lake/compact.ts";
 import { vacuumCommand } from "./lib/cli/lake/vacuum.ts";
@@ -34,6 +35,7 @@ commands:
   drop      delete a pool and its data
   merge     merge the -use branch into another branch
   revert    undo a commit with a new commit
+  tx        commit loads, deletes and branch moves on several pools, all or none
   delete    delete data objects, or the values a filter matches
   compact   rewrite small or overlapping objects as well-sized ones
   vacuum    remove what no branch of a pool can reach
@@ -60,6 +62,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
   drop: dropCommand,
   merge: mergeCommand,
   revert: revertCommand,
+  tx: txCommand,
   delete: deleteCommand,
   compact: compactCommand,
   vacuum: vacuumCommand,

@@ -9,6 +9,7 @@ import { opsRoutes } from "./ops.ts";
 import { poolRoutes } from "./pool.ts";
 import { queryRoutes } from "./query.ts";
 import { metricsRoutes } from "./metrics.ts";
+import { transactionRoutes } from "./transaction.ts";
 
 export const routes: RouteDef[] = [
   ...authRoutes,
@@ -19,6 +20,7 @@ export const routes: RouteDef[] = [
   ...indexRoutes,
   ...queryRoutes,
   ...metricsRoutes,
+  ...transactionRoutes,
 ];
 
 /** Routes whose handlers read Accept themselves. */

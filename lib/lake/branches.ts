@@ -157,6 +157,15 @@ export interface CommitPlan {
 
 export const MAX_COMMIT_ATTEMPTS = 10;
 
+/** One branch's part of a commit: where, and how its commit is planned from the tip. */
+export interface CommitPart {
+  poolId: KSUID;
+  branch: string;
+  build: (tip: KSUID) => CommitPlan | Promise<CommitPlan>;
+  /** How the branch-commit event names the branches (a merge names the child). */
+  announce?: { branch: string; parentBranch: string };
+}
+
 /**
  * Commits to a branch. Commits to one branch from this process are queued
  * (lake.commits), and so are those of every process sharing a catalog that
@@ -167,7 +176,7 @@ export const MAX_COMMIT_ATTEMPTS = 10;
  * apply strictly to the tip (see Snapshot.apply). A `branch-commit` event
  * follows.
  */
-export function commitToBranch(
+export async function commitToBranch(
   lake: Lake,
   poolId: KSUID,
   branchName: string,
@@ -176,70 +185,100 @@ export function commitToBranch(
   /** How the branch-commit event names the branches (a merge names the child). */
   announce?: { branch: string; parentBranch: string },
 ): Promise<CommitInfo> {
-  const key = `${toBase62(poolId)}/${branchName}`;
-  return lake.commits.run(key, async () => {
-    // Processes sharing a catalog that can lock take turns too (PostgreSQL's).
-    const release = await lake.catalog.lock?.(`branch ${key}`);
-    try {
-      return await commitAttempts(lake, poolId, branchName, build, newId, announce);
-    } finally {
-      release?.();
-    }
-  });
+  const [commit] = await commitToBranches(
+    lake,
+    [{ poolId, branch: branchName, build, announce }],
+    newId,
+  );
+  return commit;
+}
+
+/**
+ * Commits to several branches (of one pool or several) at once: one commit
+ * per branch, all in one catalog transaction, so all land or none does; the
+ * events follow once it is durable. The branches are taken in one order
+ * (their queues, and their locks across processes), so two such commits
+ * cannot wait for each other. A tip another writer moved meanwhile makes
+ * every part be built again.
+ */
+export function commitToBranches(
+  lake: Lake,
+  parts: CommitPart[],
+  newId: () => KSUID = newKSUID,
+): Promise<CommitInfo[]> {
+  const keys = [...new Set(parts.map((p) => `${toBase62(p.poolId)}/${p.branch}`))].sort();
+  const locked = async (i: number): Promise<CommitInfo[]> => {
+    if (i === keys.length) return await commitAttempts(lake, parts, newId);
+    return await lake.commits.run(keys[i], async () => {
+      // Processes sharing a catalog that can lock take turns too (PostgreSQL's).
+      const release = await lake.catalog.lock?.(`branch ${keys[i]}`);
+      try {
+        return await locked(i + 1);
+      } finally {
+        release?.();
+      }
+    });
+  };
+  return locked(0);
 }
 
 async function commitAttempts(
   lake: Lake,
-  poolId: KSUID,
-  branchName: string,
-  build: (tip: KSUID) => CommitPlan | Promise<CommitPlan>,
+  parts: CommitPart[],
   newId: () => KSUID,
-  announce?: { branch: string; parentBranch: string },
-): Promise<CommitInfo> {
+): Promise<CommitInfo[]> {
   const cat = lake.catalog;
   for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
-    const tip = getBranch(cat, poolId, branchName).commit;
-    const plan = await build(tip);
+    const tips = parts.map((p) => getBranch(cat, p.poolId, p.branch).commit);
+    const plans: CommitPlan[] = [];
+    for (let i = 0; i < parts.length; i++) plans.push(await parts[i].build(tips[i]));
     const done = cat.transaction(() => {
-      const now = getBranch(cat, poolId, branchName).commit;
-      if (!sameId(now, tip)) return undefined;
-      const commit: CommitInfo = {
-        id: newId(),
-        parent: tip,
-        retries: attempt,
-        author: plan.author,
-        date: BigInt(Date.now()) * 1000000n,
-        message: plan.message,
-        meta: plan.meta,
-      };
-      plan.record?.();
-      insertCommit(cat, poolId, commit, plan.actions);
-      applyToTip(cat, poolId, branchName, plan.actions);
-      cat.run(
-        "UPDATE branches SET commit_id = ? WHERE pool_id = ? AND name = ?",
-        commit.id,
-        poolId,
-        branchName,
-      );
-      return commit;
+      const out: CommitInfo[] = [];
+      for (let i = 0; i < parts.length; i++) {
+        const { poolId, branch } = parts[i];
+        const now = getBranch(cat, poolId, branch).commit;
+        if (!sameId(now, tips[i])) return undefined;
+        const plan = plans[i];
+        const commit: CommitInfo = {
+          id: newId(),
+          parent: tips[i],
+          retries: attempt,
+          author: plan.author,
+          date: BigInt(Date.now()) * 1000000n,
+          message: plan.message,
+          meta: plan.meta,
+        };
+        plan.record?.();
+        insertCommit(cat, poolId, commit, plan.actions);
+        applyToTip(cat, poolId, branch, plan.actions);
+        cat.run(
+          "UPDATE branches SET commit_id = ? WHERE pool_id = ? AND name = ?",
+          commit.id,
+          poolId,
+          branch,
+        );
+        out.push(commit);
+      }
+      return out;
     });
     if (done !== undefined) {
-      lake.emit({
-        kind: "branch-commit",
-        poolId,
-        branch: announce?.branch ?? branchName,
-        commitId: done.id,
-        parent: done.parent,
-        parentBranch: announce?.parentBranch,
-      });
+      parts.forEach((p, i) =>
+        lake.emit({
+          kind: "branch-commit",
+          poolId: p.poolId,
+          branch: p.announce?.branch ?? p.branch,
+          commitId: done[i].id,
+          parent: done[i].parent,
+          parentBranch: p.announce?.parentBranch,
+        })
+      );
       return done;
     }
   }
+  const names = parts.map((p) => JSON.stringify(p.branch)).join(", ");
   throw new LochError(
     "internal",
-    `branch ${
-      JSON.stringify(branchName)
-    }: exceeded max update attempts (${MAX_COMMIT_ATTEMPTS}) to branch tip: commit failed`,
+    `branch ${names}: exceeded max update attempts (${MAX_COMMIT_ATTEMPTS}) to branch tip: commit failed`,
   );
 }
 

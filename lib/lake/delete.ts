@@ -10,7 +10,7 @@ import { invalid, LochError } from "../errors.ts";
 import { type ast, type Expr, OpCompiler, parseQuery, Scope } from "../query/mod.ts";
 import { TypeBool, typeUnder } from "../zed/types.ts";
 import type { Value } from "../zed/value.ts";
-import { commitToBranch, getBranch } from "./branches.ts";
+import { type CommitPlan, commitToBranch, getBranch } from "./branches.ts";
 import { type Action, commitActions, type CommitInfo, getCommit } from "./commits.ts";
 import { type KSUID, newKSUID, parseID, toBase62, toHex } from "./ksuid.ts";
 import type { Lake } from "./lake.ts";
@@ -80,8 +80,24 @@ export async function deleteObjects(
   commit: CommitRequest = {},
 ): Promise<CommitInfo> {
   getBranch(lake.catalog, pool.id, branch);
+  return await commitToBranch(
+    lake,
+    pool.id,
+    branch,
+    planDeleteObjects(lake, pool, branch, ids, commit),
+  );
+}
+
+/** The commit plan of deleteObjects (for commitToBranch and multi-branch commits). */
+export function planDeleteObjects(
+  lake: Lake,
+  pool: PoolConfig,
+  branch: string,
+  ids: KSUID[],
+  commit: CommitRequest,
+): () => CommitPlan {
   if (ids.length === 0) throw invalid("no data object IDs specified");
-  return await commitToBranch(lake, pool.id, branch, () => {
+  return () => {
     const objects = resolveTargets(lake, pool, branch, ids);
     return {
       author: commit.author ?? "",
@@ -91,7 +107,7 @@ export async function deleteObjects(
       meta: null, // the reference ignores the request's meta here
       actions: objects.map((o): Action => ({ kind: "delete", objectId: o.id })),
     };
-  });
+  };
 }
 
 /** The tip objects the ids name, each once, in the order first named. */
@@ -185,60 +201,77 @@ export async function deleteWhere(
   commit: CommitRequest = {},
   opts: DeleteWhereOptions = {},
 ): Promise<CommitInfo> {
-  const cat = lake.catalog;
-  getBranch(cat, pool.id, branch);
-  const key = PoolKey.of(pool);
-  const filter = compileDeleteFilter(where, key);
-  const meta = requestMeta(commit.meta);
-  const stats = opts.stats ?? newScanStats();
+  getBranch(lake.catalog, pool.id, branch);
   const written: WrittenObject[] = [];
   try {
-    return await commitToBranch(lake, pool.id, branch, async () => {
-      await removeWritten(lake, pool, written); // from an attempt whose tip moved
-      const deleted: DataObject[] = [];
-      for (const o of tipInPoolOrder(lake, pool, branch, key)) {
-        if (filter.range !== null && !spanMayMatch(o.span, filter.range)) {
-          stats.objectsPruned++;
-          continue;
-        }
-        const rest = await withoutMatches(lake, pool, key, o, filter.pred, stats);
-        if (rest === null) continue;
-        deleted.push(o);
-        if (rest.length > 0) {
-          const id = newKSUID();
-          const order = Uint32Array.from({ length: rest.length }, (_, i) => i);
-          written.push(
-            await writeObject(
-              lake.storage,
-              lake.objectPaths(pool.id, id),
-              id,
-              rest,
-              order,
-              key,
-              pool.seekStride,
-            ),
-          );
-        }
-      }
-      if (deleted.length === 0) throw invalid("empty transaction");
-      const added = written.map((w) => w.object);
-      return {
-        author: commit.author ?? "",
-        message: commit.body || deleteWhereMessage(deleted, added),
-        meta,
-        actions: [
-          ...deleted.map((o): Action => ({ kind: "delete", objectId: o.id })),
-          ...added.map((o): Action => ({ kind: "add", objectId: o.id })),
-        ],
-        record: () => {
-          for (const w of written) insertObject(cat, pool.id, w.object, w.seek);
-        },
-      };
-    });
+    const build = planDeleteWhere(lake, pool, branch, where, commit, opts, written);
+    return await commitToBranch(lake, pool.id, branch, build);
   } catch (e) {
     await removeWritten(lake, pool, written);
     throw e;
   }
+}
+
+/**
+ * The commit plan of deleteWhere: the objects it writes go to written (the
+ * caller removes them if the commit fails).
+ */
+export function planDeleteWhere(
+  lake: Lake,
+  pool: PoolConfig,
+  branch: string,
+  where: string,
+  commit: CommitRequest,
+  opts: DeleteWhereOptions,
+  written: WrittenObject[],
+): () => Promise<CommitPlan> {
+  const cat = lake.catalog;
+  const key = PoolKey.of(pool);
+  const filter = compileDeleteFilter(where, key);
+  const meta = requestMeta(commit.meta);
+  const stats = opts.stats ?? newScanStats();
+  return async () => {
+    await removeWritten(lake, pool, written); // from an attempt whose tip moved
+    const deleted: DataObject[] = [];
+    for (const o of tipInPoolOrder(lake, pool, branch, key)) {
+      if (filter.range !== null && !spanMayMatch(o.span, filter.range)) {
+        stats.objectsPruned++;
+        continue;
+      }
+      const rest = await withoutMatches(lake, pool, key, o, filter.pred, stats);
+      if (rest === null) continue;
+      deleted.push(o);
+      if (rest.length > 0) {
+        const id = newKSUID();
+        const order = Uint32Array.from({ length: rest.length }, (_, i) => i);
+        written.push(
+          await writeObject(
+            lake.storage,
+            lake.objectPaths(pool.id, id),
+            id,
+            rest,
+            order,
+            key,
+            pool.seekStride,
+          ),
+        );
+      }
+    }
+    if (deleted.length === 0) throw invalid("empty transaction");
+    const added = written.map((w) => w.object);
+    return {
+      author: commit.author ?? "",
+      message: commit.body || deleteWhereMessage(deleted, added),
+      meta,
+      actions: [
+        ...deleted.map((o): Action => ({ kind: "delete", objectId: o.id })),
+        ...added.map((o): Action => ({ kind: "add", objectId: o.id })),
+      ],
+      record: () => {
+        for (const w of written) insertObject(cat, pool.id, w.object, w.seek);
+      },
+    };
+  };
 }
 
 /** The tip's objects by first key in pool order, for a deterministic rewrite. */

@@ -6,6 +6,7 @@
 // rules) are meta-queries run through query(), so both sides read the
 // same records.
 
+import type { TxRequest } from "../../lake/transaction.ts";
 import { LochError } from "../../errors.ts";
 import type { ValueWriter } from "../../formats/io.ts";
 import type { KSUID } from "../../lake/ksuid.ts";
@@ -124,7 +125,17 @@ export interface LakeAPI {
 
   vacuum(pool: PoolConfig, dryRun: boolean): Promise<VacuumReport>;
 
+  /** Commits a transaction's operations, all or none (lib/lake/transaction.ts). */
+  transaction(req: TxRequest): Promise<TxCommitted[]>;
+
   close(): Promise<void>;
+}
+
+/** A commit of a transaction: the pool's name, the branch, the commit. */
+export interface TxCommitted {
+  pool: string;
+  branch: string;
+  commit: KSUID;
 }
 
 /** The error for a command the service has no route for. */

@@ -3,6 +3,7 @@
 // what `loch use` saved in the lake), quiet mode (-q), and the way a command
 // parses its flags and reports bad usage (exit code 2, as Go's flag package).
 
+import { isS3 } from "../../lake/s3/config.ts";
 import { LochError, messageOf } from "../../errors.ts";
 import { CATALOG_FILE, Lake } from "../../lake/lake.ts";
 import { type FlagSpec, flagUsage, type FlagValues, parseFlags } from "../flags.ts";
@@ -146,7 +147,9 @@ export async function withLake<T>(
   if (isServiceURL(loc)) {
     api = new RemoteLake(loc);
   } else {
-    if (!create && !(await isFile(`${loc}/${CATALOG_FILE}`))) {
+    // A lake in S3, or whose catalog is in PostgreSQL, has no lake.sqlite to look for.
+    const shared = isS3(loc) || (env("LOCH_CATALOG") ?? "") !== "";
+    if (!create && !shared && !(await isFile(`${loc}/${CATALOG_FILE}`))) {
       throw new LochError("not found", `${loc}: no such lake`);
     }
     api = new LocalLake(await Lake.open(loc), loc);

@@ -26,6 +26,7 @@ import { addRules, deleteRules, type RuleSpec } from "../../lake/rules.ts";
 import { newScanStats } from "../../lake/scan.ts";
 import { resolveCommit } from "../../lake/sources.ts";
 import { vacuum } from "../../lake/vacuum.ts";
+import { runTransaction, type TxRequest } from "../../lake/transaction.ts";
 import type { ValueWriter } from "../../formats/io.ts";
 import type {
   DroppedRule,
@@ -33,6 +34,7 @@ import type {
   LoadRequest,
   LoadResult,
   QueryOptions,
+  TxCommitted,
   VacuumReport,
 } from "./api.ts";
 import { sourceReader } from "./inputs.ts";
@@ -194,5 +196,10 @@ export class LocalLake implements LakeAPI {
   close(): Promise<void> {
     this.lake.close();
     return Promise.resolve();
+  }
+
+  async transaction(req: TxRequest): Promise<TxCommitted[]> {
+    const done = await runTransaction(this.lake, req);
+    return done.map((c) => ({ pool: c.pool.name, branch: c.branch, commit: c.commit.id }));
   }
 }

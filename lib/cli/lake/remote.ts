@@ -43,8 +43,10 @@ import {
   notOnService,
   type QueryOptions,
   queryValues,
+  type TxCommitted,
   type VacuumReport,
 } from "./api.ts";
+import type { TxRequest } from "../../lake/transaction.ts";
 import { sourceReader } from "./inputs.ts";
 import { ConcatReader } from "../../formats/io.ts";
 
@@ -271,6 +273,28 @@ export class RemoteLake implements LakeAPI {
 
   close(): Promise<void> {
     return Promise.resolve();
+  }
+
+  async transaction(req: TxRequest): Promise<TxCommitted[]> {
+    const ops = req.operations.map((o) =>
+      o.op === "load" && o.data instanceof Uint8Array
+        ? { ...o, data: new TextDecoder().decode(o.data) }
+        : o
+    );
+    const v = await this.conn.value("POST", "/transaction", jsonBody({ ...req, operations: ops }));
+    const commits = fieldOf(v ?? undefined, "commits");
+    if (commits === undefined || commits.body === null) {
+      throw new LochError("internal", "lake service sent no commits");
+    }
+    const et = (commits.type as { elem: Value["type"] }).elem;
+    return (commits.body as Body[]).map((b) => {
+      const e = new Value(et, b);
+      return {
+        pool: String(fieldOf(e, "pool")?.body ?? ""),
+        branch: String(fieldOf(e, "branch")?.body ?? ""),
+        commit: idField(e, "commit")!,
+      };
+    });
   }
 }
 
