@@ -5,7 +5,7 @@
 import { compact } from "../lib/lake/compact.ts";
 import { deleteRequest } from "../lib/lake/delete.ts";
 import { type KSUID, parseID } from "../lib/lake/ksuid.ts";
-import { mergeBranch } from "../lib/lake/merge.ts";
+import { mergeBranch, mergeStrategy } from "../lib/lake/merge.ts";
 import { lookupPool } from "../lib/lake/pools.ts";
 import { revertCommit } from "../lib/lake/revert.ts";
 import { invalid, LochError } from "../lib/errors.ts";
@@ -54,10 +54,11 @@ async function merge(req: Request, ctx: RouteContext): Promise<Response> {
   const commit = commitHeader(req);
   const lake = ctx.service.lake;
   const pool = lookupPool(lake.catalog, ctx.params.pool);
+  const strategy = mergeStrategy(new URL(req.url).searchParams.get("strategy"));
   const info = await mergeBranch(lake, pool, ctx.params.branch, ctx.params.child, {
     author: commit.author,
     body: commit.body,
-  });
+  }, strategy);
   return committed(ctx, info.id);
 }
 

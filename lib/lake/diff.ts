@@ -15,6 +15,7 @@ import { type Batch, type Body, Value } from "../zed/value.ts";
 import type { Lake } from "./lake.ts";
 import type { CommitView } from "./meta.ts";
 import type { DataObject } from "./objects.ts";
+import type { PoolConfig } from "./pools.ts";
 import { PoolKey } from "./poolkey.ts";
 import { PoolScan, type ScanStats } from "./scan.ts";
 
@@ -33,19 +34,57 @@ function hex(id: Uint8Array): string {
 /** Every value of some objects of a pool, in pool order. */
 async function readAll(
   lake: Lake,
-  view: CommitView,
+  pool: PoolConfig,
   objects: DataObject[],
   stats: ScanStats,
   signal?: AbortSignal,
 ): Promise<Value[]> {
-  const key = PoolKey.of(view.pool);
-  const scan = new PoolScan(lake, view.pool, key, objects, { range: null, filter: null, stats });
+  const key = PoolKey.of(pool);
+  const scan = new PoolScan(lake, pool, key, objects, { range: null, filter: null, stats });
   const out: Value[] = [];
   for (let b = await scan.read(); b !== null; b = await scan.read()) {
     if (signal?.aborted) throw new LochError("invalid", "query stopped");
     for (const v of b) out.push(v);
   }
   return out;
+}
+
+/**
+ * The values of objects `fromObjects` that `toObjects` do not hold
+ * (removed) and those of `toObjects` that `fromObjects` do not (added):
+ * equal values cancel out, as many times as they are in both.
+ */
+export async function diffObjects(
+  lake: Lake,
+  pool: PoolConfig,
+  fromObjects: DataObject[],
+  toObjects: DataObject[],
+  stats: ScanStats,
+  signal?: AbortSignal,
+): Promise<{ removed: Value[]; added: Value[] }> {
+  const removed = await readAll(lake, pool, fromObjects, stats, signal);
+  const added = await readAll(lake, pool, toObjects, stats, signal);
+  const count = new Map<string, number>();
+  for (const v of removed) {
+    const k = valueKey(v.type, v.body);
+    count.set(k, (count.get(k) ?? 0) + 1);
+  }
+  const addedOnly: Value[] = [];
+  for (const v of added) {
+    const k = valueKey(v.type, v.body);
+    const n = count.get(k) ?? 0;
+    if (n > 0) count.set(k, n - 1);
+    else addedOnly.push(v);
+  }
+  const removedOnly: Value[] = [];
+  for (const v of removed) {
+    const k = valueKey(v.type, v.body);
+    const n = count.get(k) ?? 0;
+    if (n === 0) continue;
+    count.set(k, n - 1);
+    removedOnly.push(v);
+  }
+  return { removed: removedOnly, added: addedOnly };
 }
 
 /** The values of `from` ... `diff a b`: removed ones, then added ones, filtered. */
@@ -62,74 +101,53 @@ export class DiffReader implements ValueReader {
   ) {}
 
   async read(): Promise<Batch | null> {
-    if (this.out === null) this.out = await this.compute();
-    const out = this.out;
-    while (out.length > 0) {
-      const batch = out.splice(0, 1000);
-      const f = this.filter;
-      if (f === null) return batch;
-      const passed: Value[] = [];
-      for (const v of batch) {
-        const r = filterOne(v, f(v));
-        if (r !== undefined) passed.push(r);
-      }
-      if (passed.length > 0) return passed;
+    if (this.out === null) {
+      const d = await diffObjects(
+        this.lake,
+        this.from.pool,
+        only(this.from, this.to),
+        only(this.to, this.from),
+        this.stats,
+        this.signal,
+      );
+      this.out = [
+        ...d.removed.map((v) => marked("removed", v)),
+        ...d.added.map((v) => marked("added", v)),
+      ];
     }
-    return null;
-  }
-
-  private async compute(): Promise<Value[]> {
-    const removed = await readAll(
-      this.lake,
-      this.from,
-      only(this.from, this.to),
-      this.stats,
-      this.signal,
-    );
-    const added = await readAll(
-      this.lake,
-      this.to,
-      only(this.to, this.from),
-      this.stats,
-      this.signal,
-    );
-    // Values in both cancel out, as many times as they are in both.
-    const count = new Map<string, number>();
-    for (const v of removed) {
-      const k = valueKey(v.type, v.body);
-      count.set(k, (count.get(k) ?? 0) + 1);
-    }
-    const addedOnly: Value[] = [];
-    for (const v of added) {
-      const k = valueKey(v.type, v.body);
-      const n = count.get(k) ?? 0;
-      if (n > 0) count.set(k, n - 1);
-      else addedOnly.push(v);
-    }
-    const out: Value[] = [];
-    for (const v of removed) {
-      const k = valueKey(v.type, v.body);
-      const n = count.get(k) ?? 0;
-      if (n === 0) continue;
-      count.set(k, n - 1);
-      out.push(marked("removed", v));
-    }
-    for (const v of addedOnly) out.push(marked("added", v));
-    return out;
+    return nextFiltered(this.out, this.filter);
   }
 }
 
-/** A value with its `diff` marker: a record gets it as its first field, anything else is wrapped. */
-function marked(diff: "added" | "removed", v: Value): Value {
+/** The next batch of values held that pass filter (null at the end); takes them from out. */
+export function nextFiltered(out: Value[], filter: Expr | null): Batch | null {
+  while (out.length > 0) {
+    const batch = out.splice(0, 1000);
+    if (filter === null) return batch;
+    const passed: Value[] = [];
+    for (const v of batch) {
+      const r = filterOne(v, filter(v));
+      if (r !== undefined) passed.push(r);
+    }
+    if (passed.length > 0) return passed;
+  }
+  return null;
+}
+
+/**
+ * A value with a marker field (`diff` unless named): a record gets it as
+ * its first field, anything else is wrapped as {<field>, value}.
+ */
+export function marked(mark: string, v: Value, field = "diff"): Value {
   const t = v.type;
   if (t.kind === Kind.Record && v.body !== null) {
     const rec = t as RecordType;
-    const fields = rec.fields.filter((f) => f.name !== "diff");
+    const fields = rec.fields.filter((f) => f.name !== field);
     const body = v.body as Body[];
-    const values = rec.fields.flatMap((f, i) => (f.name === "diff" ? [] : [body[i]]));
-    const rt = zctx.lookupRecord([new Field("diff", TypeString), ...fields]);
-    return new Value(rt, [diff, ...values]);
+    const values = rec.fields.flatMap((f, i) => (f.name === field ? [] : [body[i]]));
+    const rt = zctx.lookupRecord([new Field(field, TypeString), ...fields]);
+    return new Value(rt, [mark, ...values]);
   }
-  const rt = zctx.lookupRecord([new Field("diff", TypeString), new Field("value", t)]);
-  return new Value(rt, [diff, v.body]);
+  const rt = zctx.lookupRecord([new Field(field, TypeString), new Field("value", t)]);
+  return new Value(rt, [mark, v.body]);
 }

@@ -67,6 +67,8 @@ export async function mergeBranch(
   parent: string,
   child: string,
   commit: CommitRequest = {},
+  /** How conflicts resolve: refused (409, the default), the parent's records kept, or the child's. */
+  strategy?: "ours" | "theirs",
 ): Promise<CommitInfo> {
   const cat = lake.catalog;
   getBranch(cat, pool.id, child);
@@ -79,9 +81,14 @@ export async function mergeBranch(
     parent,
     (tip) => {
       const source = getBranch(cat, pool.id, child).commit;
-      const plan = planMerge(cat, pool.id, source, tip);
+      const plan = resolve(planMerge(cat, pool.id, source, tip), strategy);
       if (plan.conflicts.length > 0) {
-        throw new LochError("conflict", `${fail}: ${conflictText(plan.conflicts, child, parent)}`);
+        throw new LochError(
+          "conflict",
+          `${fail}: ${
+            conflictText(plan.conflicts, child, parent)
+          } (the records: from ${pool.name}:conflicts(${child}, ${parent}); resolve with strategy ours or theirs)`,
+        );
       }
       if (plan.actions.length === 0) throw invalid(`${fail}: difference is empty`);
       return { author: commit.author ?? "", message, meta: null, actions: plan.actions };
@@ -89,6 +96,39 @@ export async function mergeBranch(
     undefined,
     { branch: child, parentBranch: parent },
   );
+}
+
+/**
+ * A plan with its conflicts resolved by a strategy: `ours` keeps the
+ * destination's records (the source's replacements are not added); `theirs`
+ * takes the source's (they are added, and the destination's replacements
+ * deleted). Without one, the plan as it is.
+ */
+function resolve(plan: MergePlan, strategy: "ours" | "theirs" | undefined): MergePlan {
+  if (strategy === undefined || plan.conflicts.length === 0) return plan;
+  const theirs = new Set(plan.conflicts.flatMap((c) => c.source.map(toHex)));
+  const ours = new Set(plan.conflicts.flatMap((c) => c.destination.map(toHex)));
+  if (strategy === "ours") {
+    const actions = plan.actions.filter((a) =>
+      !(a.kind === "add" && theirs.has(toHex(a.objectId))) &&
+      !(a.kind === "add_index" && theirs.has(toHex(a.objectId)))
+    );
+    return { actions, conflicts: [] };
+  }
+  const deleted = new Set(
+    plan.actions.filter((a) => a.kind === "delete").map((a) => toHex(a.objectId)),
+  );
+  const extra: Action[] = [...ours]
+    .filter((k) => !deleted.has(k))
+    .map((k) => ({ kind: "delete", objectId: parseID(k) }));
+  return { actions: [...extra, ...plan.actions], conflicts: [] };
+}
+
+/** A -strategy (or ?strategy=) value: ours, theirs, or none. */
+export function mergeStrategy(s: unknown): "ours" | "theirs" | undefined {
+  if (s === undefined || s === null || s === "") return undefined;
+  if (s === "ours" || s === "theirs") return s;
+  throw new LochError("invalid", `merge strategy must be ours or theirs: ${String(s)}`);
 }
 
 /** An object both sides changed, and the objects now holding its values on each side. */

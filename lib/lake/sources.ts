@@ -41,6 +41,7 @@ import {
 } from "./prune.ts";
 import { CountScan } from "./count.ts";
 import { DiffReader } from "./diff.ts";
+import { ConflictsReader } from "./conflicts.ts";
 import { SummarizeScan } from "./summarize.ts";
 import { TopKScan } from "./topk.ts";
 import { HeadScan } from "./head.ts";
@@ -118,6 +119,9 @@ function openPoolSource(
     : "main";
   const stats = opts.stats ?? newScanStats();
   const readers = pools.map((pool): ValueReader => {
+    if (meta === "conflicts" && commit === null) {
+      return new ConflictsReader(lake, pool, src.spec.meta_args ?? [], filter, stats);
+    }
     if (src.diff !== undefined) {
       const [a, b] = src.diff;
       const from = resolveCommit(lake, pool, a), to = resolveCommit(lake, pool, b);

@@ -68,7 +68,13 @@ export type Source = PoolSource | FileSource | HTTPSource | { kind: "Pass" };
 
 export interface PoolSource {
   kind: "Pool";
-  spec: { pool: PoolName | null; commit: string | null; meta: string | null };
+  spec: {
+    pool: PoolName | null;
+    commit: string | null;
+    meta: string | null;
+    /** A meta-query's arguments (loch's `:conflicts(child, parent)`). */
+    meta_args?: string[];
+  };
   at: string | null;
   range: { kind: "Range"; lower: Expr; upper: Expr } | null;
   scan_order: "asc" | "desc" | null;

@@ -390,7 +390,7 @@ Deno.test("merge: both branches rewriting the same object is a conflict", async 
       `error merging "child" into "main": both branches changed data object ${toBase62(a)} ` +
         `("child" replaced it with ${toBase62(onChild)}; "main" replaced it with ${
           toBase62(onMain)
-        })`,
+        }) (the records: from p:conflicts(child, main); resolve with strategy ours or theirs)`,
     );
     // Nothing was committed.
     assert.deepEqual(tip(lake, p, "main"), before);
@@ -408,6 +408,35 @@ Deno.test("merge: both branches rewriting the same object is a conflict", async 
     }));
     await mergeBranch(lake, p, "main", "child");
     assert.deepEqual(await contents(lake, "p"), ["{k:1}", "{k:2}", "{k:5}", "{k:9}"]);
+  });
+});
+
+Deno.test("merge: conflicts as data, and resolved by strategy ours or theirs", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "k");
+    const [a] = await loadEach(lake, p, "main", "{k:1}\n{k:2}\n{k:3}");
+    branch(lake, p, "child");
+    await rewrite(lake, p, "child", [a], ["{k:1}", "{k:2}"]);
+    await rewrite(lake, p, "main", [a], ["{k:2}", "{k:3}"]);
+    await loadEach(lake, p, "child", "{k:5}");
+    const id = toBase62(a);
+    // What each side removed from the object both changed.
+    assert.deepEqual(await lines(lake, "from p:conflicts(child, main) | sort side"), [
+      `{conflict:"${id}",side:"destination",change:"removed",k:1}`,
+      `{conflict:"${id}",side:"source",change:"removed",k:3}`,
+    ]);
+    assert.deepEqual(await lines(lake, "from p:conflicts(main, main)"), []);
+    // ours: main's records stay, the child's other changes come.
+    branch(lake, p, "main2");
+    await mergeBranch(lake, p, "main", "child", {}, "ours");
+    assert.deepEqual(await contents(lake, "p"), ["{k:2}", "{k:3}", "{k:5}"]);
+    // theirs: the child's records replace main's.
+    await mergeBranch(lake, p, "main2", "child", {}, "theirs");
+    assert.deepEqual(await lines(lake, "from p@main2 | sort k"), ["{k:1}", "{k:2}", "{k:5}"]);
+    assert.match(
+      (await mergeError(mergeBranch(lake, p, "child", "main2", {}, "ours"))).message,
+      /difference is empty/,
+    );
   });
 });
 

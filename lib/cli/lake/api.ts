@@ -87,7 +87,13 @@ export interface LakeAPI {
   query(text: string, writer: ValueWriter, opts?: QueryOptions): Promise<void>;
 
   /** Merges child into parent with a commit on parent. */
-  merge(pool: PoolConfig, child: string, parent: string, commit: CommitRequest): Promise<KSUID>;
+  merge(
+    pool: PoolConfig,
+    child: string,
+    parent: string,
+    commit: CommitRequest,
+    strategy?: "ours" | "theirs",
+  ): Promise<KSUID>;
   revert(pool: PoolConfig, branch: string, id: KSUID, commit: CommitRequest): Promise<KSUID>;
   /** Deletes data objects (or the objects commits added). */
   deleteObjects(

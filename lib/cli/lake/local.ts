@@ -113,8 +113,9 @@ export class LocalLake implements LakeAPI {
     child: string,
     parent: string,
     commit: CommitRequest,
+    strategy?: "ours" | "theirs",
   ): Promise<KSUID> {
-    return (await mergeBranch(this.lake, pool, parent, child, commit)).id;
+    return (await mergeBranch(this.lake, pool, parent, child, commit, strategy)).id;
   }
 
   async revert(

@@ -6,6 +6,7 @@ import { LochError } from "../../errors.ts";
 import { quoteGoString } from "../../zed/goquote.ts";
 import { command, head, lakeFlags, say, withLake } from "./lakeflags.ts";
 import { commitFlags, commitRequest } from "./revert.ts";
+import { mergeStrategy } from "../../lake/merge.ts";
 
 export const mergeCommand = command({
   synopsis: "merge [options] branch",
@@ -15,11 +16,20 @@ two forked (objects it added, objects it deleted), keeping what the named
 branch did meanwhile (what it deleted stays deleted). The -use branch does
 not move; merge the other way to bring it up to date. Fails, changing
 nothing, when there is nothing to merge, or when both branches changed the
-same data (e.g. each deleted values of one object by a filter). Merging
+same data (e.g. each deleted values of one object by a filter): 409, the
+records in question are "from pool:conflicts(child, parent)", and
+-strategy ours (keep the named branch's records) or theirs (take the -use
+branch's) resolves them. Merging
 main into another branch needs -f. -meta is accepted but not recorded (as
 zed).`,
   flags: lakeFlags([
     { name: "f", kind: "bool", help: "force merge of main into a target" },
+    {
+      name: "strategy",
+      kind: "string",
+      arg: "ours|theirs",
+      help: "resolve conflicts: keep the target's records (ours) or the -use branch's (theirs)",
+    },
     ...commitFlags,
   ], { use: true, quiet: true }),
   async run(flags, args) {
@@ -38,7 +48,7 @@ zed).`,
         );
       }
       const pool = await api.lookupPool(h.pool);
-      await api.merge(pool, h.branch, target, commitRequest(flags));
+      await api.merge(pool, h.branch, target, commitRequest(flags), mergeStrategy(flags.strategy));
       say(flags, `${quoteGoString(h.branch)}: merged into branch ${quoteGoString(target)}`);
     });
   },

@@ -157,8 +157,15 @@ export class RemoteLake implements LakeAPI {
     return runQuery(this.conn, text, writer, opts);
   }
 
-  merge(pool: PoolConfig, child: string, parent: string, commit: CommitRequest): Promise<KSUID> {
-    return this.commit(this.path(pool, "branch", parent, "merge", child), { commit });
+  merge(
+    pool: PoolConfig,
+    child: string,
+    parent: string,
+    commit: CommitRequest,
+    strategy?: "ours" | "theirs",
+  ): Promise<KSUID> {
+    const path = this.path(pool, "branch", parent, "merge", child);
+    return this.commit(strategy === undefined ? path : `${path}?strategy=${strategy}`, { commit });
   }
 
   revert(pool: PoolConfig, branch: string, id: KSUID, commit: CommitRequest): Promise<KSUID> {

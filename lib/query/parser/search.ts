@@ -286,13 +286,29 @@ export abstract class Search extends Exprs {
         if (pool === undefined) return undefined;
         const commit = this.opt(() => (this.lit("@") ? this.PoolNameString() : undefined));
         const meta = this.opt(() => this.PoolMeta());
-        return { pool, commit, meta };
+        const args = meta === null ? null : this.opt(() => this.MetaArgs());
+        return args === null ? { pool, commit, meta } : { pool, commit, meta, meta_args: args };
       },
       () => {
         const meta = this.PoolMeta();
         return meta === undefined ? undefined : { pool: null, commit: null, meta };
       },
     );
+  }
+
+  /** `(a, b)` after a meta-query's name: names of branches or commits. */
+  private MetaArgs(): string[] | undefined {
+    if (!this.lit("(")) return undefined;
+    const args: string[] = [];
+    for (;;) {
+      this.__();
+      const a = this.PoolNameString();
+      if (a === undefined) return undefined;
+      args.push(a);
+      this.__();
+      if (this.lit(")")) return args;
+      if (!this.lit(",")) return undefined;
+    }
   }
 
   private PoolMeta(): string | undefined {
