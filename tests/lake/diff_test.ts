@@ -10,6 +10,7 @@ import { mergeBranch } from "../../lib/lake/merge.ts";
 import { revertCommit } from "../../lib/lake/revert.ts";
 import { keyedPool, lines, loadText, query, rejection, withLake } from "./helpers.ts";
 import { post, withServer } from "../service/helpers.ts";
+import { TempLake } from "../cli/loch.ts";
 
 Deno.test("diff: loads, deletes by where, merges, reverts; compaction diffs to nothing", async () => {
   await withLake(async (lake) => {
@@ -89,4 +90,17 @@ Deno.test("diff: duplicates count, over HTTP", async () => {
     const d = await q(`from p diff ${log[0]} main`);
     assert.equal(d.text, '[{"diff":"added","x":1}]\n');
   });
+  // And on the command line.
+  const cli = await TempLake.make();
+  try {
+    await cli.run(["create", "-q", "-orderby", "x:asc", "p"]);
+    await cli.run(["load", "-use", "p", await cli.file("a.zson", "{x:1}\n")]);
+    await cli.run(["branch", "-use", "p", "dev"]);
+    await cli.run(["load", "-use", "p@dev", await cli.file("b.zson", "{x:2}\n")]);
+    const r = await cli.run(["query", "-z", "from p diff main dev"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '{diff:"added",x:2}\n');
+  } finally {
+    await cli.remove();
+  }
 });

@@ -4,6 +4,9 @@
 
 import assert from "node:assert/strict";
 import { formatTime } from "../../lib/zed/time.ts";
+import { compact } from "../../lib/lake/compact.ts";
+import { deleteWhere } from "../../lib/lake/delete.ts";
+import { vacuum } from "../../lib/lake/vacuum.ts";
 import { keyedPool, lines, loadText, rejection, withLake } from "./helpers.ts";
 import { post, withServer } from "../service/helpers.ts";
 import { TempLake } from "../cli/loch.ts";
@@ -96,4 +99,22 @@ Deno.test("time travel: over HTTP and on the command line", async () => {
   } finally {
     await cli.remove();
   }
+});
+
+Deno.test("time travel: vacuum keeps what a branch's history can still read", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "x");
+    await loadText(lake, p, "{x:1}");
+    await pause(5);
+    const t1 = now();
+    await pause(5);
+    await deleteWhere(lake, p, "main", "x==1");
+    await loadText(lake, p, "{x:2}");
+    await loadText(lake, p, "{x:3}");
+    await compact(lake, p, "main", "auto");
+    const r = await vacuum(lake, p, { minAge: 0 });
+    // Every object was reachable from main's history: nothing goes.
+    assert.deepEqual([r.objects.length, r.commits.length], [0, 0]);
+    assert.deepEqual(await lines(lake, `from p at ${t1}`), ["{x:1}"]);
+  });
 });
