@@ -7,7 +7,9 @@ import { formatTime } from "../../lib/zed/time.ts";
 import { compact } from "../../lib/lake/compact.ts";
 import { deleteWhere } from "../../lib/lake/delete.ts";
 import { vacuum } from "../../lib/lake/vacuum.ts";
-import { keyedPool, lines, loadText, rejection, withLake } from "./helpers.ts";
+import { addRules } from "../../lib/lake/rules.ts";
+import { updateIndex } from "../../lib/lake/index/apply.ts";
+import { keyedPool, lines, loadText, query, rejection, withLake } from "./helpers.ts";
 import { post, withServer } from "../service/helpers.ts";
 import { TempLake } from "../cli/loch.ts";
 
@@ -116,5 +118,30 @@ Deno.test("time travel: vacuum keeps what a branch's history can still read", as
     // Every object was reachable from main's history: nothing goes.
     assert.deepEqual([r.objects.length, r.commits.length], [0, 0]);
     assert.deepEqual(await lines(lake, `from p at ${t1}`), ["{x:1}"]);
+  });
+});
+
+Deno.test("time travel and diffs with index objects: the index of the time is used, and ignored by diffs", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "x");
+    addRules(lake.catalog, [{ name: "s", kind: "field", fields: [["s"]] }]);
+    await loadText(lake, p, '{x:1,s:"a"}');
+    await loadText(lake, p, '{x:2,s:"b"}');
+    await updateIndex(lake, p, "main");
+    await pause(5);
+    const t1 = now();
+    await pause(5);
+    await loadText(lake, p, '{x:3,s:"a"}');
+    const indexed = await query(lake, `from p at ${t1} | s=="a"`);
+    assert.deepEqual(indexed.lines, ['{x:1,s:"a"}']);
+    // The index at that time proves the other object holds no "a".
+    assert.equal(indexed.stats.objectsRead, 1);
+    // A diff across an indexing commit is empty: index objects are not data.
+    const log = (await lines(lake, 'from p@main:log | nameof(this)=="Commit" | yield id'))
+      .map((l) => l.match(/0x[0-9a-f]{40}/)![0]);
+    assert.deepEqual(await lines(lake, `from p diff ${log[2]} ${log[1]}`), []);
+    assert.deepEqual(await lines(lake, `from p diff ${log[1]} ${log[0]}`), [
+      '{diff:"added",x:3,s:"a"}',
+    ]);
   });
 });
