@@ -15,9 +15,8 @@ import { dataFiles, keyedPool, lines, loadText, rejection, withDir, withLake } f
 
 Deno.test("transaction: loads, deletes and moves on three pools land together", async () => {
   await withLake(async (lake) => {
-    const a = keyedPool(lake, "a", "x"),
-      b = keyedPool(lake, "b", "x"),
-      c = keyedPool(lake, "c", "x");
+    keyedPool(lake, "a", "x");
+    const b = keyedPool(lake, "b", "x"), c = keyedPool(lake, "c", "x");
     await loadText(lake, b, "{x:1}\n{x:2}");
     const c1 = await loadText(lake, c, "{x:10}");
     await loadText(lake, c, "{x:11}");
