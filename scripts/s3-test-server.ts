@@ -3,8 +3,11 @@
 // or SIGTERM, then stops it and removes its files. For trying S3 storage by
 // hand and for benchmarks (buckets are path-style: endpoint/bucket/key):
 //
-//   npx -y deno@2.9.6 run -A scripts/s3-test-server.ts
+//   npx -y deno@2.9.6 run -A scripts/s3-test-server.ts [bucket ...]
+//
+// Buckets named on the command line are made before the lines are printed.
 
+import { AwsClient } from "aws4fetch";
 import { startS3 } from "../tests/infra/s3.ts";
 
 const t0 = performance.now();
@@ -14,6 +17,22 @@ if (server === null) {
     "no Swift servers (apt-get install swift-proxy swift-account swift-container swift-object)",
   );
   Deno.exit(1);
+}
+const aws = new AwsClient({
+  accessKeyId: server.accessKeyId,
+  secretAccessKey: server.secretAccessKey,
+  region: server.region,
+  service: "s3",
+  retries: 0,
+});
+for (const bucket of Deno.args) {
+  const r = await aws.fetch(`${server.endpoint}/${bucket}`, { method: "PUT" });
+  const text = await r.text();
+  if (!r.ok) {
+    console.error(`bucket ${bucket}: ${r.status} ${text}`);
+    await server.stop();
+    Deno.exit(1);
+  }
 }
 console.error(`started in ${Math.round(performance.now() - t0)} ms; Ctrl-C stops it`);
 console.log(`AWS_ENDPOINT_URL=${server.endpoint}`);

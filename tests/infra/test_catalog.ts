@@ -12,6 +12,17 @@ function serverURL(): string | undefined {
   return url === undefined || url === "" ? undefined : url;
 }
 
+/**
+ * Where a test lake keeps its objects: its directory, or with
+ * LOCH_TEST_STORAGE set to an S3 bucket's URL (`s3://bucket`, the AWS_*
+ * variables naming the server) a fresh prefix in that bucket.
+ */
+export function testStorage(dir: string): string {
+  const bucket = Deno.env.get("LOCH_TEST_STORAGE");
+  if (bucket === undefined || bucket === "") return dir;
+  return `${bucket.replace(/\/+$/, "")}/${crypto.randomUUID()}`;
+}
+
 /** A fresh catalog for a test lake: a new database's URL, or undefined for SQLite. */
 export async function testCatalog(): Promise<string | undefined> {
   const server = serverURL();

@@ -31,6 +31,7 @@ import { tipObjects } from "../../lib/lake/objects.ts";
 import { compileFieldPath } from "../../lib/query/expr/access.ts";
 import { NULL_ROW, VALUE } from "../../lib/zed/vector.ts";
 import { keyedPool, lines, loadText, range, records, withDir, withLake } from "./helpers.ts";
+import type { Lake } from "../../lib/lake/lake.ts";
 
 /** Values of many shapes: every primitive, nesting, lists, nulls, named and other types. */
 const SAMPLES = [
@@ -215,15 +216,15 @@ Deno.test("a lost columns file is noticed and made again; queries do not change"
     const p = keyedPool(lake, "p", "ts");
     const r = await loadText(lake, p, '{ts:1,a:"x"}\n{ts:2,a:"y"}\n{ts:3,a:"x"}');
     const o = r.objects[0];
-    await Deno.remove(lake.columnsPath(p.id, o.id));
+    await lake.storage.remove(lake.columnsPath(p.id, o.id));
     const [obj] = tipObjects(lake.catalog, p.id, "main");
     assert.equal(openColumns(lake, p.id, obj), null, "no usable columns");
     assert.deepEqual(await lines(lake, 'from p | a=="x" | count()'), ["{count:2(uint64)}"]);
     // The rewrite runs in the background.
-    for (let i = 0; i < 100 && !(await exists(lake.columnsPath(p.id, o.id))); i++) {
+    for (let i = 0; i < 100 && !(await stored(lake, lake.columnsPath(p.id, o.id))); i++) {
       await new Promise((res) => setTimeout(res, 10));
     }
-    assert.ok(await exists(lake.columnsPath(p.id, o.id)), "written again");
+    assert.ok(await stored(lake, lake.columnsPath(p.id, o.id)), "written again");
   });
 });
 
@@ -234,12 +235,12 @@ Deno.test("objects of lakes written without columns get them from the upgrade", 
     const o = r.objects[0];
     // As an older loch left it: no manifest, no file.
     lake.catalog.run("UPDATE objects SET vector = NULL WHERE id = ?", o.id);
-    await Deno.remove(lake.columnsPath(p.id, o.id));
+    await lake.storage.remove(lake.columnsPath(p.id, o.id));
     const progress: string[] = [];
     const n = await upgradeColumns(lake, (u) => progress.push(`${u.pool} ${u.done}/${u.total}`));
     assert.equal(n, 1);
     assert.deepEqual(progress, ["p 1/1"]);
-    assert.ok(await exists(lake.columnsPath(p.id, o.id)));
+    assert.ok(await stored(lake, lake.columnsPath(p.id, o.id)));
     const row = lake.catalog.get<{ vector: string }>(
       "SELECT vector FROM objects WHERE id = ?",
       o.id,
@@ -249,8 +250,8 @@ Deno.test("objects of lakes written without columns get them from the upgrade", 
   });
 });
 
-async function exists(path: string): Promise<boolean> {
-  return await Deno.stat(path).then(() => true, () => false);
+async function stored(lake: Lake, path: string): Promise<boolean> {
+  return (await lake.storage.stat(path)) !== undefined;
 }
 
 Deno.test("the column cache keeps within its budget (LOCH_COLUMN_CACHE) and refuses bad sizes", async () => {

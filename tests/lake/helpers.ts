@@ -12,7 +12,7 @@ import { type LakeQueryOptions, runLakeQuery } from "../../lib/lake/query.ts";
 import type { ScanStats } from "../../lib/lake/scan.ts";
 import { setUseColumns } from "../../lib/lake/sources.ts";
 import assert from "node:assert/strict";
-import { testCatalog } from "../infra/test_catalog.ts";
+import { testCatalog, testStorage } from "../infra/test_catalog.ts";
 
 const encoder = new TextEncoder();
 
@@ -21,7 +21,7 @@ export async function withLake(
   fn: (lake: Lake, dir: string) => void | Promise<void>,
 ): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "loch-lake-test-" });
-  const lake = await Lake.open(dir, { catalog: await testCatalog() });
+  const lake = await Lake.open(testStorage(dir), { catalog: await testCatalog() });
   try {
     await fn(lake, dir);
   } finally {
@@ -133,15 +133,23 @@ export function secs(n: number): string {
   return new Date(n * 1000).toISOString().replace(".000Z", "Z");
 }
 
-/** The files under a pool's data directory (names only; none when absent). */
+/** The files under a pool's data directory (names only; none when absent), through storage. */
 export async function dataFiles(lake: Lake, pool: PoolConfig): Promise<string[]> {
-  const names: string[] = [];
-  try {
-    for await (const e of Deno.readDir(`${lake.poolDir(pool.id)}/data`)) names.push(e.name);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  const entries = await lake.storage.list(`${lake.poolDir(pool.id)}/data`);
+  return entries.filter((e) => !e.isDir).map((e) => e.name).sort();
+}
+
+/** A file of the lake, whole, through its storage (a directory or S3). */
+export async function readStored(lake: Lake, path: string): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const c of lake.storage.readRange(path, 0, Number.MAX_SAFE_INTEGER)) chunks.push(c);
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
   }
-  return names.sort();
+  return out;
 }
 
 /** A reader that hands out batches from a list of batch factories (one call per read). */

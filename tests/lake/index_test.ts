@@ -32,6 +32,7 @@ import {
   lines,
   loadText,
   query,
+  readStored,
   rejection,
   textReader,
   thrown,
@@ -178,7 +179,7 @@ Deno.test("apply: rules by name to an object (apply.yaml), and by commit id", as
     ]);
     // The index object files are where the reference puts them.
     for (const r of lookupRules(lake.catalog, ["paths", "srcip"])) {
-      await Deno.stat(indexObjectPath(lake, pool.id, r.id, objects[0].id));
+      assert.ok(await lake.storage.stat(indexObjectPath(lake, pool.id, r.id, objects[0].id)));
       assert.match(
         indexObjectPath(lake, pool.id, r.id, objects[0].id),
         new RegExp(
@@ -284,7 +285,7 @@ Deno.test("index objects hold what the reference's rule programs compute", async
     await updateIndex(lake, pool, "main");
     for (const rule of rules) {
       const path = indexObjectPath(lake, pool.id, rule.id, objects[0].id);
-      const got = decodeZng(await Deno.readFile(path)).map((v) => formatZson(v.type, v.body));
+      const got = decodeZng(await readStored(lake, path)).map((v) => formatZson(v.type, v.body));
       assert.deepEqual(got, await runProgram(rule, data.join("\n")), rule.name);
     }
   });

@@ -263,8 +263,8 @@ Deno.test("load: object files are complete, named by id, with no temporaries lef
     const files = await dataFiles(lake, p);
     assert.deepEqual(files, r.objects.map((o) => `${toBase62(o.id)}.zng`).sort());
     for (const o of r.objects) {
-      const st = await Deno.stat(lake.objectPath(p.id, o.id));
-      assert.equal(st.size, o.size);
+      const st = await lake.storage.stat(lake.objectPath(p.id, o.id));
+      assert.equal(st?.size, o.size);
     }
   });
 });
