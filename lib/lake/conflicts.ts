@@ -12,7 +12,7 @@ import type { Expr } from "../query/mod.ts";
 import type { Batch, Value } from "../zed/value.ts";
 import { getBranch } from "./branches.ts";
 import { diffObjects, marked, nextFiltered } from "./diff.ts";
-import { toBase62 } from "./ksuid.ts";
+import { type KSUID, toBase62 } from "./ksuid.ts";
 import type { Lake } from "./lake.ts";
 import { planMerge } from "./merge.ts";
 import { getObjects } from "./objects.ts";
@@ -22,6 +22,9 @@ import { LochError } from "../errors.ts";
 
 export class ConflictsReader implements ValueReader {
   private out: Value[] | null = null;
+  /** The two branches' tips, read when the query starts (a missing branch fails it then). */
+  private readonly source: KSUID;
+  private readonly destination: KSUID;
 
   constructor(
     private lake: Lake,
@@ -36,6 +39,8 @@ export class ConflictsReader implements ValueReader {
         "conflicts: give the child and parent branch: :conflicts(child, parent)",
       );
     }
+    this.source = getBranch(lake.catalog, pool.id, args[0]).commit;
+    this.destination = getBranch(lake.catalog, pool.id, args[1]).commit;
   }
 
   async read(): Promise<Batch | null> {
@@ -45,11 +50,8 @@ export class ConflictsReader implements ValueReader {
 
   private async compute(): Promise<Value[]> {
     const cat = this.lake.catalog;
-    const [child, parent] = this.args;
-    const source = getBranch(cat, this.pool.id, child).commit;
-    const destination = getBranch(cat, this.pool.id, parent).commit;
     const out: Value[] = [];
-    for (const c of planMerge(cat, this.pool.id, source, destination).conflicts) {
+    for (const c of planMerge(cat, this.pool.id, this.source, this.destination).conflicts) {
       const [base] = getObjects(cat, [c.object]);
       const id = toBase62(c.object);
       for (const [side, ids] of [["source", c.source], ["destination", c.destination]] as const) {

@@ -30,6 +30,10 @@ Deno.test("conflicts: 409, the records as a query, ?strategy=theirs", () =>
       q.text,
       '[{"side":"destination","change":"removed","k":3},{"side":"source","change":"removed","k":1}]\n',
     );
+    // A branch that is not there fails the query before any output.
+    const missing = await post(s, "/query", '{"query":"from p:conflicts(dev, nope)"}', json);
+    assert.equal(missing.status, 404);
+    assert.match(missing.text, /\\"nope\\": branch not found/);
     const bad = await post(s, "/pool/p/branch/main/merge/dev?strategy=mine", "", json);
     assert.equal(bad.status, 400);
     const ok = await post(s, "/pool/p/branch/main/merge/dev?strategy=theirs", "", json);
