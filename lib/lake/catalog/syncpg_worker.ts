@@ -6,21 +6,8 @@
 // bytes, as node:sqlite gives them to the catalog.
 
 import postgres from "postgres";
-import {
-  CRASH,
-  decode,
-  encode,
-  HEADER_BYTES,
-  LEN,
-  MORE,
-  REQ,
-  REQ_ACK,
-  RES,
-  RES_ACK,
-  type SQLParam,
-  STATE,
-  TOTAL,
-} from "./syncpg.ts";
+import type { SQLParam } from "./syncpg.ts";
+import { serveBridge } from "../syncbridge.ts";
 
 type Request =
   | { op: "open"; url: string; connectTimeoutS: number }
@@ -29,8 +16,6 @@ type Request =
   | { op: "close" }
   | { op: "crash" };
 
-let header: Int32Array;
-let data: Uint8Array;
 let client: postgres.Sql | undefined;
 let conn: postgres.ReservedSql | undefined;
 /** Why the connection can no longer be used (it closed after opening), if it cannot. */
@@ -114,91 +99,9 @@ function describe(e: unknown): Record<string, unknown> {
   return out;
 }
 
-/** Resolves once the state word is `want`. */
-async function until(want: number): Promise<void> {
-  for (;;) {
-    const state = Atomics.load(header, STATE);
-    if (state === want) return;
-    const w = Atomics.waitAsync(header, STATE, state);
-    if (w.async) await w.value;
-  }
-}
-
-async function receive(): Promise<Request> {
-  await until(REQ);
-  const message = new Uint8Array(header[TOTAL]);
-  for (let got = 0;;) {
-    const n = header[LEN];
-    message.set(data.subarray(0, n), got);
-    got += n;
-    if (header[MORE] === 0) return decode(message) as Request;
-    Atomics.store(header, STATE, REQ_ACK);
-    Atomics.notify(header, STATE);
-    await until(REQ);
-  }
-}
-
-async function send(answer: Record<string, unknown>): Promise<void> {
-  let bytes: Uint8Array;
-  try {
-    bytes = encode(answer);
-  } catch (e) {
-    bytes = encode({ ok: false, error: describe(e) });
-  }
-  for (let off = 0;;) {
-    const n = Math.min(data.length, bytes.length - off);
-    data.set(bytes.subarray(off, off + n));
-    off += n;
-    header[LEN] = n;
-    header[MORE] = off < bytes.length ? 1 : 0;
-    header[TOTAL] = bytes.length;
-    Atomics.store(header, STATE, RES);
-    Atomics.notify(header, STATE);
-    if (off === bytes.length) return;
-    await until(RES_ACK);
-  }
-}
-
-async function serve(): Promise<void> {
-  for (;;) {
-    const req = await receive();
-    let answer: Record<string, unknown>;
-    try {
-      answer = await handle(req);
-    } catch (e) {
-      answer = { ok: false, error: describe(e) };
-    }
-    await send(answer);
-  }
-}
-
-/** Tells the blocked caller that this worker failed, and why. */
-function crash(why: unknown): void {
-  if (header === undefined) return;
-  const text = why instanceof Error ? why.stack ?? why.message : String(why);
-  const bytes = new TextEncoder().encode(text).subarray(0, Math.min(4096, data.length));
-  data.set(bytes);
-  header[LEN] = bytes.length;
-  Atomics.store(header, STATE, CRASH);
-  Atomics.notify(header, STATE);
-}
-
-const scope = self as unknown as {
-  onmessage: ((e: MessageEvent<SharedArrayBuffer>) => void) | null;
-  addEventListener: typeof globalThis.addEventListener;
-};
-
-scope.addEventListener("error", (e) => {
-  e.preventDefault();
-  crash(e.error ?? e.message);
-});
-scope.addEventListener("unhandledrejection", (e) => {
-  e.preventDefault();
-  crash(e.reason);
-});
-
-scope.onmessage = (e) => {
-  header = new Int32Array(e.data, 0, 4);
-  data = new Uint8Array(e.data, HEADER_BYTES);
-  serve().catch(crash);
-};
+// The buffer protocol, errors and crash reports are the shared bridge's; an
+// error answer carries the PostgreSQL error's fields (code, detail, …).
+serveBridge(
+  (req) => handle(req as Request),
+  (e) => ({ ok: false, error: describe(e) }),
+);

@@ -5,7 +5,7 @@
 // storage then admits it), so its bytes need not cross the shared buffer;
 // ranges of larger objects come back in the answer.
 
-import { serveBridge } from "./bridge.ts";
+import { serveBridge } from "../syncbridge.ts";
 import { LochError } from "../../errors.ts";
 import { S3Client, where } from "./client.ts";
 import type { S3Config, S3Location } from "./config.ts";

@@ -8,7 +8,7 @@
 
 import { LochError } from "../../errors.ts";
 import type { DirEntry, FileInfo, FileSink, Storage } from "../storage.ts";
-import { SyncBridge } from "./bridge.ts";
+import { SyncBridge } from "../syncbridge.ts";
 import { ReadCache } from "./cache.ts";
 import { S3Client } from "./client.ts";
 import {
