@@ -142,34 +142,11 @@ export class LocalStorage implements Storage {
       }
       throw e;
     }
-    try {
-      if (offset > 0) await file.seek(offset, Deno.SeekMode.Start);
-      let left = length;
-      // Small first reads serve `head` quickly; whole scans soon read big chunks.
-      let chunk = FIRST_READ;
-      while (left > 0) {
-        const buf = new Uint8Array(Math.min(chunk, left));
-        chunk = Math.min(READ_CHUNK, chunk * 4);
-        const n = await file.read(buf);
-        if (n === null) return;
-        left -= n;
-        yield n === buf.length ? buf : buf.subarray(0, n);
-      }
-    } finally {
-      file.close();
-    }
+    yield* fileRange(file, offset, length);
   }
 
   readSync(path: string, offset: number, out: Uint8Array): number {
-    const file = this.openSync(path);
-    file.seekSync(offset, Deno.SeekMode.Start);
-    let p = 0;
-    while (p < out.length) {
-      const n = file.readSync(out.subarray(p));
-      if (n === null || n === 0) break;
-      p += n;
-    }
-    return p;
+    return readAtSync(this.openSync(path), offset, out);
   }
 
   private openSync(path: string): Deno.FsFile {
@@ -224,6 +201,45 @@ export class LocalStorage implements Storage {
       if (!(e instanceof Deno.errors.NotFound)) throw e;
     });
   }
+}
+
+/**
+ * length bytes of an open file at offset (fewer at its end), in chunks;
+ * closes the file when done. Small first reads serve `head` quickly; whole
+ * scans soon read big chunks.
+ */
+export async function* fileRange(
+  file: Deno.FsFile,
+  offset: number,
+  length: number,
+): AsyncIterable<Uint8Array> {
+  try {
+    if (offset > 0) await file.seek(offset, Deno.SeekMode.Start);
+    let left = length;
+    let chunk = FIRST_READ;
+    while (left > 0) {
+      const buf = new Uint8Array(Math.min(chunk, left));
+      chunk = Math.min(READ_CHUNK, chunk * 4);
+      const n = await file.read(buf);
+      if (n === null) return;
+      left -= n;
+      yield n === buf.length ? buf : buf.subarray(0, n);
+    }
+  } finally {
+    file.close();
+  }
+}
+
+/** Reads into out (from out[0]) at offset of an open file; returns how many bytes were read. */
+export function readAtSync(file: Deno.FsFile, offset: number, out: Uint8Array): number {
+  file.seekSync(offset, Deno.SeekMode.Start);
+  let p = 0;
+  while (p < out.length) {
+    const n = file.readSync(out.subarray(p));
+    if (n === null || n === 0) break;
+    p += n;
+  }
+  return p;
 }
 
 /** Makes a rename in dir durable (a no-op where directories cannot be synced). */

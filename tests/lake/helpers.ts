@@ -13,6 +13,7 @@ import type { ScanStats } from "../../lib/lake/scan.ts";
 import { setUseColumns } from "../../lib/lake/sources.ts";
 import assert from "node:assert/strict";
 import { testCatalog, testStorage } from "../infra/test_catalog.ts";
+import { concatBytes } from "../formats/zng_helpers.ts";
 
 const encoder = new TextEncoder();
 
@@ -143,13 +144,7 @@ export async function dataFiles(lake: Lake, pool: PoolConfig): Promise<string[]>
 export async function readStored(lake: Lake, path: string): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   for await (const c of lake.storage.readRange(path, 0, Number.MAX_SAFE_INTEGER)) chunks.push(c);
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 /** A reader that hands out batches from a list of batch factories (one call per read). */

@@ -8,6 +8,7 @@
 // in it is adopted at start, oldest first; a fresh temp dir is removed at close.
 
 import { createHash } from "node:crypto";
+import { readAtSync } from "../storage.ts";
 
 /** Files readSync keeps open (columns files, read in many small pieces). */
 const OPEN_FILES = 128;
@@ -123,14 +124,7 @@ export class ReadCache {
       this.open.delete(name);
       this.open.set(name, file);
     }
-    file.seekSync(offset, Deno.SeekMode.Start);
-    let p = 0;
-    while (p < out.length) {
-      const n = file.readSync(out.subarray(p));
-      if (n === null || n === 0) break;
-      p += n;
-    }
-    return p;
+    return readAtSync(file, offset, out);
   }
 
   /** path's cached file opened for reading, or undefined. */

@@ -7,7 +7,13 @@
 // worker doing the fetch (bridge.ts, bridge_worker.ts).
 
 import { LochError } from "../../errors.ts";
-import type { DirEntry, FileInfo, FileSink, Storage } from "../storage.ts";
+import {
+  type DirEntry,
+  type FileInfo,
+  fileRange,
+  type FileSink,
+  type Storage,
+} from "../storage.ts";
 import { SyncBridge } from "../syncbridge.ts";
 import { ReadCache } from "./cache.ts";
 import { S3Client } from "./client.ts";
@@ -40,7 +46,6 @@ export interface S3StorageOptions extends S3Options {
 const MiB = 1 << 20;
 /** Sizes of uncached files sizeSync and readSync learned (objects are immutable). */
 const KNOWN_SIZES = 10_000;
-const LOCAL_CHUNK = MiB;
 
 export class S3Storage implements Storage {
   readonly config: S3Config;
@@ -97,7 +102,7 @@ export class S3Storage implements Storage {
     if (length <= 0) return;
     const local = await this.cache.openFile(path);
     if (local !== undefined) {
-      yield* localRange(local, offset, length);
+      yield* fileRange(local, offset, length);
       return;
     }
     // A read of the whole object fills the cache on the way (a local failure costs only the copy).
@@ -250,21 +255,6 @@ export class S3Storage implements Storage {
   private forget(path: string): void {
     this.sizes.delete(path);
     if (!this.closed) this.cache.drop(path);
-  }
-}
-
-async function* localRange(file: Deno.FsFile, offset: number, length: number) {
-  try {
-    if (offset > 0) await file.seek(offset, Deno.SeekMode.Start);
-    for (let left = length; left > 0;) {
-      const buf = new Uint8Array(Math.min(LOCAL_CHUNK, left));
-      const n = await file.read(buf);
-      if (n === null) return;
-      left -= n;
-      yield n === buf.length ? buf : buf.subarray(0, n);
-    }
-  } finally {
-    file.close();
   }
 }
 
