@@ -11,7 +11,7 @@ import type { ValueReader } from "../formats/io.ts";
 import type { Expr } from "../query/mod.ts";
 import type { Batch, Value } from "../zed/value.ts";
 import { getBranch } from "./branches.ts";
-import { diffObjects, marked, nextFiltered } from "./diff.ts";
+import { diffObjects, HeldValues, marked } from "./diff.ts";
 import { type KSUID, toBase62 } from "./ksuid.ts";
 import type { Lake } from "./lake.ts";
 import { planMerge } from "./merge.ts";
@@ -21,7 +21,7 @@ import type { ScanStats } from "./scan.ts";
 import { LochError } from "../errors.ts";
 
 export class ConflictsReader implements ValueReader {
-  private out: Value[] | null = null;
+  private out: HeldValues | null = null;
   /** The two branches' tips, read when the query starts (a missing branch fails it then). */
   private readonly source: KSUID;
   private readonly destination: KSUID;
@@ -44,8 +44,8 @@ export class ConflictsReader implements ValueReader {
   }
 
   async read(): Promise<Batch | null> {
-    this.out ??= await this.compute();
-    return nextFiltered(this.out, this.filter);
+    this.out ??= new HeldValues(await this.compute(), this.filter);
+    return this.out.next();
   }
 
   private async compute(): Promise<Value[]> {

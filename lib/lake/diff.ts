@@ -89,7 +89,7 @@ export async function diffObjects(
 
 /** The values of `from` ... `diff a b`: removed ones, then added ones, filtered. */
 export class DiffReader implements ValueReader {
-  private out: Value[] | null = null;
+  private out: HeldValues | null = null;
 
   constructor(
     private lake: Lake,
@@ -110,28 +110,37 @@ export class DiffReader implements ValueReader {
         this.stats,
         this.signal,
       );
-      this.out = [
+      this.out = new HeldValues([
         ...d.removed.map((v) => marked("removed", v)),
         ...d.added.map((v) => marked("added", v)),
-      ];
+      ], this.filter);
     }
-    return nextFiltered(this.out, this.filter);
+    return this.out.next();
   }
 }
 
-/** The next batch of values held that pass filter (null at the end); takes them from out. */
-export function nextFiltered(out: Value[], filter: Expr | null): Batch | null {
-  while (out.length > 0) {
-    const batch = out.splice(0, 1000);
-    if (filter === null) return batch;
-    const passed: Value[] = [];
-    for (const v of batch) {
-      const r = filterOne(v, filter(v));
-      if (r !== undefined) passed.push(r);
+/** Values computed whole, handed out a batch at a time through a filter. */
+export class HeldValues {
+  private pos = 0;
+
+  constructor(private readonly values: Value[], private readonly filter: Expr | null) {}
+
+  /** The next batch of values that pass the filter, or null at the end. */
+  next(): Batch | null {
+    const vals = this.values, filter = this.filter;
+    while (this.pos < vals.length) {
+      const batch = vals.slice(this.pos, this.pos + 1000);
+      this.pos += batch.length;
+      if (filter === null) return batch;
+      const passed: Value[] = [];
+      for (const v of batch) {
+        const r = filterOne(v, filter(v));
+        if (r !== undefined) passed.push(r);
+      }
+      if (passed.length > 0) return passed;
     }
-    if (passed.length > 0) return passed;
+    return null;
   }
-  return null;
 }
 
 /**
