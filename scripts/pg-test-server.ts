@@ -4,6 +4,7 @@
 //
 //   npx -y deno@2.9.6 run -A scripts/pg-test-server.ts
 
+import { stopOnSignal } from "./until_signal.ts";
 import { startPostgres } from "../tests/infra/postgres.ts";
 
 const t0 = performance.now();
@@ -15,15 +16,4 @@ if (server === null) {
 console.error(`started in ${Math.round(performance.now() - t0)} ms; Ctrl-C stops it`);
 console.log(server.url);
 
-// Signal listeners do not keep Deno's event loop alive; this timer does.
-const keepAlive = setInterval(() => {}, 1 << 30);
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  clearInterval(keepAlive);
-  await server.stop();
-  Deno.exit(0);
-};
-Deno.addSignalListener("SIGINT", stop);
-Deno.addSignalListener("SIGTERM", stop);
+stopOnSignal(() => server.stop());

@@ -7,6 +7,7 @@
 //
 // Buckets named on the command line are made before the lines are printed.
 
+import { stopOnSignal } from "./until_signal.ts";
 import { AwsClient } from "aws4fetch";
 import { startS3 } from "../tests/infra/s3.ts";
 
@@ -40,15 +41,4 @@ console.log(`AWS_ACCESS_KEY_ID=${server.accessKeyId}`);
 console.log(`AWS_SECRET_ACCESS_KEY=${server.secretAccessKey}`);
 console.log(`AWS_REGION=${server.region}`);
 
-// Signal listeners do not keep Deno's event loop alive; this timer does.
-const keepAlive = setInterval(() => {}, 1 << 30);
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  clearInterval(keepAlive);
-  await server.stop();
-  Deno.exit(0);
-};
-Deno.addSignalListener("SIGINT", stop);
-Deno.addSignalListener("SIGTERM", stop);
+stopOnSignal(() => server.stop());
