@@ -5,17 +5,7 @@
 import assert from "node:assert/strict";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { encodeAs } from "./encode_helpers.ts";
-
-const ROWS = [
-  "{i8:-8(int8),i16:-16(int16),i32:-32(int32),i64:-64,u8:8(uint8),u16:16(uint16),u32:32(uint32)," +
-  'u64:18446744073709551615(uint64),f32:1.5(float32),f64:-2.25,b:true,s:"é€",by:0x01ff,' +
-  "t:2024-03-24T17:00:00.123456789Z,d:1m30s,ip:10.0.0.1,net:10.0.0.0/8," +
-  'r:{x:1,y:"z"},arr:[1,2],st:|["a","b"]|,m:|{"k":1}|}',
-  "{i8:null(int8),i16:null(int16),i32:null(int32),i64:null(int64),u8:null(uint8),u16:null(uint16)," +
-  "u32:null(uint32),u64:null(uint64),f32:null(float32),f64:null(float64),b:null(bool),s:null(string)," +
-  "by:null(bytes),t:null(time),d:null(duration),ip:null(ip),net:null(net)," +
-  "r:null({x:int64,y:string}),arr:null([int64]),st:null(|[string]|),m:null(|{string:int64}|)}",
-];
+import { ROWS } from "../fixtures/parquet_types.ts";
 
 Deno.test("parquet: DuckDB reads what loch writes, every type, values and nulls", async () => {
   const dir = await Deno.makeTempDir();
