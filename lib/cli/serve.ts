@@ -8,6 +8,7 @@ import { isLogLevel, Logger, type LogLevel } from "../service/log.ts";
 import { upgradeColumns } from "../lake/columns/mod.ts";
 import { preloadMetadata, warmUp } from "../lake/warmup.ts";
 import { warmRequests } from "../service/warmup.ts";
+import { collectGarbage } from "../service/reclaim.ts";
 import { serve } from "../service/server.ts";
 import { defaultWorkers, parseWorkers } from "../service/workers/pool.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
@@ -233,6 +234,8 @@ export const serveCommand = command({
       await warmUp(3, (warm, queries) => warmRequests(warm, queries, service));
       preloadMetadata(lake);
     }
+    // The warm-up's code stays compiled; its data goes before serving.
+    collectGarbage();
     const { hostname: h, port: p } = server.addr;
     const shown = h.includes(":") ? `[${h}]` : h;
     console.error(`loch ${VERSION} serving lake ${dir} on http://${shown}:${p}`);

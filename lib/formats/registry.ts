@@ -18,11 +18,10 @@ import { detectZson, ZsonReader } from "./zson/reader.ts";
 import { ZsonWriter } from "./zson/writer.ts";
 import { ArrowStreamWriter } from "./arrow/writer.ts";
 import { ArrowStreamReader } from "./arrow/reader.ts";
-import { ParquetReader } from "./parquet/reader.ts";
+import { LazyParquetReader, LazyParquetWriter } from "./parquet/lazy.ts";
 import { CsvReader, detectCsv } from "./csv/reader.ts";
 import { CsvWriter } from "./csv/writer.ts";
 import { LineReader } from "./line/reader.ts";
-import { ParquetWriter } from "./parquet/writer.ts";
 import { detectZng, ZngReader } from "./zng/reader.ts";
 import { detectZng21, Zng21Reader } from "./zng21/reader.ts";
 import { ZngWriter } from "./zng/writer.ts";
@@ -53,7 +52,7 @@ const binaryFormat = (
 
 const inputFormats: InputFormat[] = [
   textFormat("zeek", (t) => new ZeekReader(t), detectZeek),
-  binaryFormat("parquet", (input) => new ParquetReader(input)),
+  binaryFormat("parquet", (input) => new LazyParquetReader(input)),
   binaryFormat("arrows", (input) => new ArrowStreamReader(input)),
   textFormat("csv", (t) => new CsvReader(t), detectCsv),
   textFormat("line", (t) => new LineReader(t)),
@@ -112,7 +111,7 @@ const outputFormats: Record<string, WriterFactory> = {
   zjson: (sink) => new ZjsonWriter(sink),
   json: (sink) => new JsonWriter(sink),
   ndjson: (sink) => new JsonWriter(sink),
-  parquet: (sink) => new ParquetWriter(sink),
+  parquet: (sink) => new LazyParquetWriter(sink),
   arrows: (sink) => new ArrowStreamWriter(sink),
   csv: (sink) => new CsvWriter(sink),
   zeek: (sink) => new ZeekWriter(sink),

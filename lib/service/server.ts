@@ -23,6 +23,7 @@ import { Logger, type LogLevel } from "./log.ts";
 import { enterWork, SERVICE_FETCH_TIMEOUT_MS, shareEventLoop } from "../query/mod.ts";
 import { withTypeBindings } from "../zed/context.ts";
 import { defaultWorkers, WorkerPool } from "./workers/pool.ts";
+import { IdleReclaim } from "./reclaim.ts";
 
 export interface ServeOptions {
   lake: Lake;
@@ -150,6 +151,7 @@ export class LakeServer {
 
   /** Stops accepting, waits for in-flight requests, ends event streams, closes the lake. */
   async shutdown(): Promise<void> {
+    this.reclaim.cancel();
     this.service.events.close();
     this.service.metrics?.close();
     await this.server.shutdown();
@@ -165,11 +167,13 @@ export class LakeServer {
   async handle(req: Request): Promise<Response> {
     const t0 = performance.now();
     const leave = enterWork();
+    this.reclaim.begin();
     let res: Response;
     try {
       res = await this.dispatch(req);
     } finally {
       leave();
+      this.reclaim.end();
     }
     const ms = performance.now() - t0;
     this.log.request(req, res.status, ms);
@@ -181,6 +185,9 @@ export class LakeServer {
     );
     return res;
   }
+
+  /** What requests leave in this thread's heap is collected once it is idle. */
+  private readonly reclaim = new IdleReclaim();
 
   /** The route each request matched (its pattern), for the metrics. */
   private routes = new WeakMap<Request, string>();

@@ -4,7 +4,7 @@
 // connection and hands other nodes' events to its subscribers (the event
 // streams of /events), so a client of any node sees every commit.
 
-import postgres from "postgres";
+import type postgres from "postgres";
 import type { LakeEvent } from "../lake.ts";
 import { type KSUID, parseID, toHex } from "../ksuid.ts";
 
@@ -66,7 +66,9 @@ export class EventListener {
     self: string,
     deliver: (e: LakeEvent) => void,
   ): Promise<EventListener> {
-    const sql = postgres(url, { max: 1, onnotice: () => {} });
+    // Loaded here, not at the top: lakes with a local catalog never need it.
+    const { default: connect } = await import("postgres");
+    const sql = connect(url, { max: 1, onnotice: () => {} });
     try {
       await sql.listen(EVENT_CHANNEL, (payload) => {
         const d = decodeEvent(payload);

@@ -15,6 +15,7 @@ import { preloadMetadata, warmUp } from "../../lake/warmup.ts";
 import { withTypeBindings } from "../../zed/context.ts";
 import { shareEventLoop } from "../../query/mod.ts";
 import { startQuery } from "../query.ts";
+import { collectGarbage, IdleReclaim } from "../reclaim.ts";
 import { Wakeup } from "../wakeup.ts";
 import { ChunkQueue } from "./chunks.ts";
 import {
@@ -96,6 +97,8 @@ function lakeAt(root: string): Promise<Lake> {
  * system.
  */
 let retireBytes = Infinity;
+/** What a query or load leaves in the heap is collected once the worker is idle. */
+const reclaim = new IdleReclaim();
 let retiring = false;
 
 function retireIfGrown(): void {
@@ -109,6 +112,7 @@ async function run(id: number, job: QueryJob): Promise<void> {
   const r = new Running(id);
   let read: { recordsRead: number; bytesRead: number } | undefined;
   running.set(id, r);
+  reclaim.begin();
   try {
     const lake = await lakeAt(job.root);
     const q = await withTypeBindings(() =>
@@ -123,12 +127,14 @@ async function run(id: number, job: QueryJob): Promise<void> {
     running.delete(id);
     scope.postMessage({ type: "end", id, read });
     retireIfGrown();
+    reclaim.end();
   }
 }
 
 async function load(id: number, job: LoadJob): Promise<void> {
   const body = new IncomingBody(id);
   bodies.set(id, body);
+  reclaim.begin();
   try {
     const lake = await lakeAt(job.root);
     const pool = poolById(lake.catalog, job.poolId);
@@ -142,6 +148,7 @@ async function load(id: number, job: LoadJob): Promise<void> {
     bodies.delete(id);
     scope.postMessage({ type: "end", id });
     retireIfGrown();
+    reclaim.end();
   }
 }
 
@@ -218,5 +225,9 @@ async function warmResponses(lake: Lake, queries: readonly string[]): Promise<vo
 await shareEventLoop();
 
 // The worker's name says whether to warm up first ("warm") or not.
-if (scope.name.endsWith(":warm")) await warmUp(3, warmResponses);
+if (scope.name.endsWith(":warm")) {
+  await warmUp(3, warmResponses);
+  // The code stays compiled; the warm-up's data goes.
+  collectGarbage();
+}
 scope.postMessage({ type: "ready" });

@@ -1,0 +1,73 @@
+// Returning memory to the system once a thread goes idle. V8 keeps the heap
+// a warm-up, a big load or a big query grew, and collects it lazily; a full
+// collection when nothing has run for a moment gives its pages back, so an
+// idle server holds what its state needs rather than its high-water mark.
+
+import v8 from "node:v8";
+import vm from "node:vm";
+
+let gc: (() => void) | null | undefined;
+
+/**
+ * Runs a full garbage collection now (V8's `gc`, exposed to a fresh context
+ * for this call's isolate). Returns false where the runtime refuses.
+ */
+export function collectGarbage(): boolean {
+  if (gc === undefined) {
+    try {
+      v8.setFlagsFromString("--expose-gc");
+      const fn = vm.runInNewContext("gc");
+      gc = typeof fn === "function" ? fn as () => void : null;
+    } catch {
+      gc = null;
+    }
+  }
+  if (gc === null) return false;
+  gc();
+  return true;
+}
+
+/**
+ * Counts a thread's work in progress and collects garbage when it has had
+ * none for idleMs (the timer never keeps the process alive).
+ */
+export class IdleReclaim {
+  private active = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Collections run (for tests and metrics). */
+  collections = 0;
+
+  constructor(private readonly idleMs = defaultIdleMs()) {}
+
+  begin(): void {
+    this.active++;
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  end(): void {
+    if (this.active > 0) this.active--;
+    if (this.active > 0 || this.timer !== undefined || this.idleMs < 0) return;
+    const timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.active === 0 && collectGarbage()) this.collections++;
+    }, this.idleMs);
+    Deno.unrefTimer(timer);
+    this.timer = timer;
+  }
+
+  /** Stops a pending collection (a server closing). */
+  cancel(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/** LOCH_RECLAIM_IDLE_MS, else 1 s; a negative value turns idle collection off. */
+function defaultIdleMs(): number {
+  const text = Deno.env.get("LOCH_RECLAIM_IDLE_MS");
+  const ms = text ? Number(text) : NaN;
+  return Number.isFinite(ms) ? ms : 1000;
+}
