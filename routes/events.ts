@@ -24,7 +24,7 @@ function events(req: Request, ctx: RouteContext): Response {
   h.set("Content-Type", "text/event-stream");
   h.set("Cache-Control", "no-cache");
   const accepts = eventFilter(ctx.principal, ctx.service.lake);
-  const url = new URL(req.url);
+  const url = ctx.url;
   const lastEventId = req.headers.get("Last-Event-ID") ?? url.searchParams.get("last_event_id") ??
     undefined;
   const ids = eventSource || lastEventId !== undefined || url.searchParams.get("ids") === "true";

@@ -54,7 +54,7 @@ async function merge(req: Request, ctx: RouteContext): Promise<Response> {
   const commit = commitHeader(req);
   const lake = ctx.service.lake;
   const pool = lookupPool(lake.catalog, ctx.params.pool);
-  const strategy = mergeStrategy(new URL(req.url).searchParams.get("strategy"));
+  const strategy = mergeStrategy(ctx.url.searchParams.get("strategy"));
   const info = await mergeBranch(lake, pool, ctx.params.branch, ctx.params.child, {
     author: commit.author,
     body: commit.body,

@@ -23,7 +23,7 @@ async function query(req: Request, ctx: RouteContext): Promise<Response> {
   const head = p.record("head");
   const pool = head.string("pool");
   const branch = head.string("branch");
-  const ctrl = parseCtrl(new URL(req.url));
+  const ctrl = parseCtrl(ctx.url);
   authorizeQuery(ctx.principal, ctx.service.lake, text, pool);
   return queryResponse(ctx.service.lake, text, ctx.format, {
     ctrl,

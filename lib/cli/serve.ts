@@ -9,6 +9,7 @@ import { upgradeColumns } from "../lake/columns/mod.ts";
 import { preloadMetadata, warmUp } from "../lake/warmup.ts";
 import { warmRequests } from "../service/warmup.ts";
 import { collectGarbage } from "../service/reclaim.ts";
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../service/gate.ts";
 import { serve } from "../service/server.ts";
 import { defaultWorkers, parseWorkers } from "../service/workers/pool.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
@@ -141,6 +142,30 @@ export const serveCommand = command({
       help: "queries that may wait (default 256); more are refused with 503",
     },
     {
+      name: "max-connections",
+      kind: "string",
+      arg: "n",
+      help: "open connections at most (default 1024; 0: no cap); one more is answered 503",
+    },
+    {
+      name: "header-timeout",
+      kind: "string",
+      arg: "duration",
+      help: "time a client has to send a request's head (default 10s; 0: none), else 408",
+    },
+    {
+      name: "idle-timeout",
+      kind: "string",
+      arg: "duration",
+      help: "close a connection idle this long between requests (default 2m; 0: never)",
+    },
+    {
+      name: "body-timeout",
+      kind: "string",
+      arg: "duration",
+      help: "close a connection whose request body sends nothing this long (default 1m; 0: never)",
+    },
+    {
       name: "log-level",
       kind: "string",
       arg: "level",
@@ -211,6 +236,7 @@ export const serveCommand = command({
       queryTimeoutMs: durationMs("query-timeout", flags["query-timeout"] as string | undefined),
       maxQueries: count("max-queries", flags["max-queries"] as string | undefined, 1),
       maxQueued: count("max-queued", flags["max-queued"] as string | undefined, 0),
+      connections: connectionLimits(flags),
     });
     // The first queries after a start run compiled code rather than cold
     // code, over metadata already in memory: the workers' (which warm up
@@ -299,11 +325,30 @@ function corsOrigins(flags: FlagValues): string[] | undefined {
 /** A duration flag (Zed's syntax: 30s, 5m, 1h30m) in ms; undefined when not given. */
 function durationMs(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
+  if (text === "0") return 0; // as Go's durations allow
   const ns = parseDuration(text);
   if (ns === undefined || Number(ns) < 0) {
     throw new UsageError(`-${name}: invalid duration: ${text}`);
   }
   return Number(ns) / 1e6;
+}
+
+/**
+ * The connection gate's limits from the flags (gate.ts); null, for no gate,
+ * when every limit is 0.
+ */
+function connectionLimits(flags: Record<string, unknown>): ConnectionLimits | null {
+  const d = DEFAULT_CONNECTION_LIMITS;
+  const ms = (name: string, fallback: number) =>
+    durationMs(name, flags[name] as string | undefined) ?? fallback;
+  const limits: ConnectionLimits = {
+    maxConnections: count("max-connections", flags["max-connections"] as string | undefined, 0) ??
+      d.maxConnections,
+    headerTimeoutMs: ms("header-timeout", d.headerTimeoutMs),
+    idleTimeoutMs: ms("idle-timeout", d.idleTimeoutMs),
+    bodyTimeoutMs: ms("body-timeout", d.bodyTimeoutMs),
+  };
+  return Object.values(limits).every((v) => v === 0) ? null : limits;
 }
 
 /** A whole-number flag of at least min; undefined when not given. */

@@ -45,6 +45,8 @@ export interface Service {
 
 export interface RouteContext {
   service: Service;
+  /** The request's URL (url.ts). */
+  url: URL;
   /** Decoded path parameters. */
   params: Record<string, string>;
   /** The response format the Accept header chose. */

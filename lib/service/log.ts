@@ -2,6 +2,7 @@
 // failed one at warn), errors that are bugs (not LochErrors) at error.
 
 import { messageOf } from "../errors.ts";
+import { requestURL } from "./url.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -29,7 +30,7 @@ export class Logger {
   request(req: Request, status: number, ms: number): void {
     const l: LogLevel = status >= 500 ? "warn" : "debug";
     if (!this.enabled(l)) return;
-    const url = new URL(req.url);
+    const url = requestURL(req);
     this.line(l, `${req.method} ${url.pathname}${url.search} ${status} ${ms.toFixed(1)}ms`);
   }
 

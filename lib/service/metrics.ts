@@ -7,6 +7,7 @@
 import client from "prom-client";
 import type { Lake } from "../lake/lake.ts";
 import { toBase62 } from "../lake/ksuid.ts";
+import type { GateCounts } from "./gate.ts";
 
 /** What a scrape reads from the server at that moment. */
 export interface MetricsSources {
@@ -14,6 +15,8 @@ export interface MetricsSources {
   eventStreams(): number;
   workers(): { started: number; tasks: number; retired: number } | null;
   queries(): { running: number; waiting: number } | null;
+  /** The connection gate's counts (null: no gate). */
+  connections(): GateCounts | null;
 }
 
 /** What a query read. */
@@ -129,6 +132,33 @@ export class Metrics {
       "Queries waiting their turn",
       () => src.queries()?.waiting ?? 0,
     );
+    this.gauge(
+      "loch_connections_open",
+      "Client connections open now",
+      () => src.connections()?.open ?? 0,
+    );
+    new client.Counter({
+      name: "loch_connections_refused_total",
+      help: "Connections answered 503 because -max-connections were open",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(src.connections()?.refused ?? 0);
+      },
+    });
+    new client.Counter({
+      name: "loch_connections_timed_out_total",
+      help: "Connections closed by the header, idle or body timeout, by which",
+      labelNames: ["timeout"] as const,
+      registers,
+      collect() {
+        this.reset();
+        const c = src.connections();
+        this.inc({ timeout: "header" }, c?.headerTimeouts ?? 0);
+        this.inc({ timeout: "idle" }, c?.idleTimeouts ?? 0);
+        this.inc({ timeout: "body" }, c?.bodyTimeouts ?? 0);
+      },
+    });
     this.gauge(
       "loch_resident_memory_bytes",
       "The process's resident memory",

@@ -24,6 +24,13 @@ import { enterWork, SERVICE_FETCH_TIMEOUT_MS, shareEventLoop } from "../query/mo
 import { withTypeBindings } from "../zed/context.ts";
 import { defaultWorkers, WorkerPool } from "./workers/pool.ts";
 import { IdleReclaim } from "./reclaim.ts";
+import {
+  ConnectionGate,
+  type ConnectionLimits,
+  DEFAULT_CONNECTION_LIMITS,
+  type Upstream,
+} from "./gate.ts";
+import { requestURL } from "./url.ts";
 
 export interface ServeOptions {
   lake: Lake;
@@ -69,12 +76,21 @@ export interface ServeOptions {
   /** Queries run at once (default 8 per worker); more wait, up to maxQueued (default 256), else 503. */
   maxQueries?: number;
   maxQueued?: number;
+  /**
+   * Connection limits enforced by the gate in front of the server (gate.ts;
+   * absent: DEFAULT_CONNECTION_LIMITS; null: no gate, Deno's server listens itself).
+   */
+  connections?: ConnectionLimits | null;
   /** The body of `GET /` in place of the console (Zed's -rootcontentfile). */
   rootContent?: Uint8Array<ArrayBuffer>;
 }
 
 export class LakeServer {
-  private server!: Deno.HttpServer<Deno.NetAddr>;
+  private server!: Deno.HttpServer<Deno.Addr>;
+  /** In front of the server unless connections is null. */
+  gate: ConnectionGate | null = null;
+  /** The private directory of the server's socket behind the gate. */
+  private socketDir: string | null = null;
   readonly service: Service;
   private router = new Router<RouteDef>();
   private cors: Cors;
@@ -127,6 +143,7 @@ export class LakeServer {
           retired: service.pool.retired,
         },
       queries: () => service.admission?.counts ?? null,
+      connections: () => this.gate?.counts ?? null,
     });
     this.cors = new Cors(opts.corsOrigins);
     this.guard = new RequestGuard(opts.hostname, opts.allowHosts ?? [], this.cors);
@@ -137,24 +154,53 @@ export class LakeServer {
   async start(): Promise<void> {
     // Long queries take turns with the other requests from now on.
     this.releaseLoop = await shareEventLoop();
-    await new Promise<void>((resolve) => {
-      this.server = Deno.serve({
+    const limits = this.opts.connections === undefined
+      ? DEFAULT_CONNECTION_LIMITS
+      : this.opts.connections;
+    if (limits === null) {
+      this.addr = await this.listen({
         hostname: this.opts.hostname,
         port: this.opts.port,
-        onListen: (addr) => {
-          this.addr = addr;
-          resolve();
-        },
-      }, (req) => this.handle(req));
+      }) as Deno.NetAddr;
+      return;
+    }
+    // The server listens where only this process can reach it; clients reach the gate.
+    let upstream: Upstream;
+    try {
+      this.socketDir = await Deno.makeTempDir({ prefix: "loch-" });
+      const path = `${this.socketDir}/http.sock`;
+      await this.listen({ path });
+      upstream = { transport: "unix", path };
+    } catch {
+      // No Unix sockets here (Windows): a loopback port.
+      const addr = await this.listen({ hostname: "127.0.0.1", port: 0 });
+      upstream = { transport: "tcp", hostname: "127.0.0.1", port: (addr as Deno.NetAddr).port };
+    }
+    this.gate = ConnectionGate.listen(this.opts.hostname, this.opts.port, upstream, limits);
+    this.addr = this.gate.addr;
+  }
+
+  private listen(where: { hostname: string; port: number } | { path: string }): Promise<Deno.Addr> {
+    return new Promise<Deno.Addr>((resolve, reject) => {
+      try {
+        this.server = Deno.serve({ ...where, onListen: resolve }, (req) => this.handle(req));
+      } catch (e) {
+        reject(e);
+      }
     });
   }
 
   /** Stops accepting, waits for in-flight requests, ends event streams, closes the lake. */
   async shutdown(): Promise<void> {
     this.reclaim.cancel();
+    await this.gate?.stopAccepting();
     this.service.events.close();
     this.service.metrics?.close();
     await this.server.shutdown();
+    await this.gate?.close();
+    if (this.socketDir !== null) {
+      await Deno.remove(this.socketDir, { recursive: true }).catch(() => {});
+    }
     await this.releaseLoop();
     if (this.opts.pool === undefined) this.service.pool?.stop();
     this.opts.lake.close();
@@ -193,7 +239,7 @@ export class LakeServer {
   private routes = new WeakMap<Request, string>();
 
   private async dispatch(req: Request): Promise<Response> {
-    const url = new URL(req.url);
+    const url = requestURL(req);
     const refused = this.guard.refusal(req, url);
     if (refused !== null) return errorResponse(refused);
     // URL parsing resolves `.` and `..`; the request line keeps them, and
@@ -251,7 +297,7 @@ export class LakeServer {
         }
         authorize(principal, this.service.lake, req.method, def.path, m.params);
       }
-      const ctx = { service: this.service, params: m.params, format, headers, principal };
+      const ctx = { service: this.service, url, params: m.params, format, headers, principal };
       // Each request has its own type-name bindings (zed/context.ts).
       return await withTypeBindings(() => def.handler(req, ctx));
     } catch (e) {

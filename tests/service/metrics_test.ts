@@ -66,6 +66,10 @@ Deno.test("metrics: requests, loads, commits, queries and what the lake holds", 
     assert.equal(m.get("loch_queries_running"), 0);
     assert.equal(m.get("loch_queries_waiting"), 0);
     assert.ok(m.get("loch_resident_memory_bytes")! > 10e6);
+    // The gate in front counts the scrape's own connection.
+    assert.ok(m.get("loch_connections_open")! >= 1);
+    assert.equal(m.get("loch_connections_refused_total"), 0);
+    assert.equal(m.get('loch_connections_timed_out_total{timeout="header"}'), 0);
     assert.ok(
       m.get('loch_http_request_duration_seconds_count{route="/query"}') === 1,
       "the query's request was timed",
