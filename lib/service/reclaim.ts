@@ -47,13 +47,23 @@ export class IdleReclaim {
     }
   }
 
-  end(): void {
+  /**
+   * Ends a piece of work. After a big one (a large load, whose garbage is
+   * most of the heap) the collection runs as soon as nothing else is in
+   * progress rather than after idleMs, so the next work does not start with
+   * that heap still held.
+   */
+  end(big = false): void {
     if (this.active > 0) this.active--;
-    if (this.active > 0 || this.timer !== undefined || this.idleMs < 0) return;
+    if (this.active > 0 || this.idleMs < 0) return;
+    if (this.timer !== undefined) {
+      if (!big) return;
+      clearTimeout(this.timer);
+    }
     const timer = setTimeout(() => {
       this.timer = undefined;
       if (this.active === 0 && collectGarbage()) this.collections++;
-    }, this.idleMs);
+    }, big ? 0 : this.idleMs);
     Deno.unrefTimer(timer);
     this.timer = timer;
   }

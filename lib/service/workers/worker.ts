@@ -64,12 +64,15 @@ class Running {
 /** A load's body as it arrives from the server, read as an async iterator. */
 class IncomingBody implements AsyncIterator<Uint8Array> {
   readonly queue = new ChunkQueue();
+  /** Bytes taken so far. */
+  bytes = 0;
 
   constructor(readonly id: number) {}
 
   async next(): Promise<IteratorResult<Uint8Array>> {
     const chunk = await this.queue.take();
     if (chunk === null) return { done: true, value: undefined };
+    this.bytes += chunk.length;
     scope.postMessage({ type: "body-credit", id: this.id, bytes: chunk.length });
     return { done: false, value: chunk };
   }
@@ -97,6 +100,8 @@ function lakeAt(root: string): Promise<Lake> {
  * system.
  */
 let retireBytes = Infinity;
+/** A load's body from this size on leaves enough garbage to collect at once. */
+const BIG_LOAD = 32 << 20;
 /** What a query or load leaves in the heap is collected once the worker is idle. */
 const reclaim = new IdleReclaim();
 let retiring = false;
@@ -148,7 +153,7 @@ async function load(id: number, job: LoadJob): Promise<void> {
     bodies.delete(id);
     scope.postMessage({ type: "end", id });
     retireIfGrown();
-    reclaim.end();
+    reclaim.end(body.bytes >= BIG_LOAD);
   }
 }
 
