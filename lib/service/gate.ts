@@ -255,39 +255,40 @@ class GatedConnection {
     else this.client.write(last).catch(() => {}).finally(() => closeQuietly(this.client));
   }
 
-  /** Client to server. */
-  private async pumpIn(): Promise<void> {
-    const buf = new Uint8Array(BUFFER);
-    try {
-      for (;;) {
-        const n = await this.client.read(buf);
-        if (n === null) break;
-        const chunk = buf.subarray(0, n);
-        this.lastClientByte = this.lastByte = performance.now();
-        this.request.feed(chunk);
-        if (this.request.headTooLarge) {
-          this.close(this.pending === 0 ? HEAD_TOO_LARGE : undefined);
-          return;
-        }
-        await writeAll(this.upstream, chunk);
-      }
-    } catch {
-      // either side went away
-    }
-    this.close();
+  /** Client to server; a head over the size limit is refused. */
+  private pumpIn(): Promise<void> {
+    return this.pump(this.client, this.upstream, (chunk) => {
+      this.lastClientByte = this.lastByte = performance.now();
+      this.request.feed(chunk);
+      if (!this.request.headTooLarge) return true;
+      this.close(this.pending === 0 ? HEAD_TOO_LARGE : undefined);
+      return false;
+    });
   }
 
   /** Server to client. */
-  private async pumpOut(): Promise<void> {
+  private pumpOut(): Promise<void> {
+    return this.pump(this.upstream, this.client, (chunk) => {
+      this.lastByte = performance.now();
+      this.response.feed(chunk);
+      return true;
+    });
+  }
+
+  /** Copies from one side to the other, each chunk seen first (false stops); then closes both. */
+  private async pump(
+    from: Deno.Conn,
+    to: Deno.Conn,
+    see: (chunk: Uint8Array) => boolean,
+  ): Promise<void> {
     const buf = new Uint8Array(BUFFER);
     try {
       for (;;) {
-        const n = await this.upstream.read(buf);
+        const n = await from.read(buf);
         if (n === null) break;
         const chunk = buf.subarray(0, n);
-        this.lastByte = performance.now();
-        this.response.feed(chunk);
-        await writeAll(this.client, chunk);
+        if (!see(chunk)) return;
+        await writeAll(to, chunk);
       }
     } catch {
       // either side went away

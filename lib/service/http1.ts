@@ -91,11 +91,15 @@ export class Http1Framing {
         case State.Head:
           i = this.readHead(b, i);
           break;
-        case State.Length: {
+        case State.Length:
+        case State.ChunkData: {
+          // Body bytes: counted, not looked at.
           const take = Math.min(this.remaining, n - i);
           this.remaining -= take;
           i += take;
-          if (this.remaining === 0) this.finish();
+          if (this.remaining > 0) break;
+          if (this.state === State.Length) this.finish();
+          else this.state = State.ChunkDataEnd;
           break;
         }
         case State.ChunkSize:
@@ -103,13 +107,6 @@ export class Http1Framing {
         case State.Trailer:
           i = this.readLine(b, i);
           break;
-        case State.ChunkData: {
-          const take = Math.min(this.remaining, n - i);
-          this.remaining -= take;
-          i += take;
-          if (this.remaining === 0) this.state = State.ChunkDataEnd;
-          break;
-        }
       }
     }
   }
@@ -182,8 +179,9 @@ export class Http1Framing {
       } else if (this.state === State.Trailer) {
         if (text === "") this.finish();
       } else {
-        const size = parseInt(text.split(";")[0].trim(), 16);
-        if (!/^[0-9a-fA-F]+$/.test(text.split(";")[0].trim()) || !Number.isSafeInteger(size)) {
+        const hex = text.split(";")[0].trim();
+        const size = parseInt(hex, 16);
+        if (!/^[0-9a-fA-F]+$/.test(hex) || !Number.isSafeInteger(size)) {
           this.state = State.Opaque;
         } else if (size === 0) this.state = State.Trailer;
         else {
