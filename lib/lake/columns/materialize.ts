@@ -12,8 +12,6 @@ import type { ObjectColumns } from "./reader.ts";
 
 type Build = (row: number) => Body;
 
-const NOTHING: Build = () => null;
-
 /**
  * The values of rows (ascending or not) of an object, in that order; want
  * names the top-level fields to make (the others null), or null for all.
@@ -58,12 +56,13 @@ async function recordBuild(
   complete: boolean,
   upTo: number,
 ): Promise<Build | null> {
+  // The fields made, by their position; the others (not read) stay null.
+  const slots: number[] = [];
   const fields: Build[] = [];
-  for (const f of rec.fields) {
-    if (path.length === 0 && want !== null && !want.has(f.name)) {
-      fields.push(NOTHING);
-      continue;
-    }
+  for (let i = 0; i < rec.fields.length; i++) {
+    const f = rec.fields[i];
+    if (path.length === 0 && want !== null && !want.has(f.name)) continue;
+    slots.push(i);
     const at = [...path, f.name];
     const u = typeUnder(f.type);
     if (u.kind === Kind.Record) {
@@ -79,10 +78,17 @@ async function recordBuild(
     const v = await c.prefixVector(ref, upTo);
     fields.push((r) => v.state[r] === VALUE ? v.body(r) : null);
   }
-  const n = fields.length;
+  const n = rec.fields.length, made = fields.length;
+  if (made === n) {
+    return (r) => {
+      const body: Body[] = new Array(n);
+      for (let i = 0; i < n; i++) body[i] = fields[i](r);
+      return body;
+    };
+  }
   return (r) => {
-    const body: Body[] = new Array(n);
-    for (let i = 0; i < n; i++) body[i] = fields[i](r);
+    const body: Body[] = new Array(n).fill(null);
+    for (let j = 0; j < made; j++) body[slots[j]] = fields[j](r);
     return body;
   };
 }
