@@ -258,18 +258,21 @@ export class HeadScan implements ValueReader {
   /** The picked rows as values, in pick order. */
   private async values(run: DataObject[], cols: ObjectColumns[], picks: Pick[]): Promise<Value[]> {
     const byObj = new Map<number, number[]>();
-    for (const p of picks) {
+    /** Each pick's place in its object's list of rows. */
+    const at = new Uint32Array(picks.length);
+    for (let n = 0; n < picks.length; n++) {
+      const p = picks[n];
       let rows = byObj.get(p.obj);
       if (rows === undefined) byObj.set(p.obj, rows = []);
+      at[n] = rows.length;
       rows.push(p.row);
     }
-    const found = new Map<number, Map<number, Value>>();
+    const found = new Map<number, Value[]>();
     for (const [i, rows] of byObj) {
+      // The values of rows, in their order.
       const vals = (await this.fromColumnValues(cols[i], rows)) ??
         (await this.fromRows(run[i], rows, true));
-      const m = new Map<number, Value>();
-      rows.forEach((r, k) => m.set(r, vals[k]));
-      found.set(i, m);
+      found.set(i, vals);
       const sizes = await cols[i].sizesPrefix(rows.reduce((m, r) => Math.max(m, r), 0) + 1);
       let bytes = 0;
       for (const r of rows) bytes += sizes[r];
@@ -279,7 +282,9 @@ export class HeadScan implements ValueReader {
       this.stats.bytesMatched += bytes;
       this.stats.objectsRead++;
     }
-    return picks.map((p) => found.get(p.obj)!.get(p.row)!);
+    const out: Value[] = new Array(picks.length);
+    for (let n = 0; n < picks.length; n++) out[n] = found.get(picks[n].obj)![at[n]];
+    return out;
   }
 
   /**
