@@ -176,7 +176,15 @@ export class LakeServer {
       const addr = await this.listen({ hostname: "127.0.0.1", port: 0 });
       upstream = { transport: "tcp", hostname: "127.0.0.1", port: (addr as Deno.NetAddr).port };
     }
-    this.gate = ConnectionGate.listen(this.opts.hostname, this.opts.port, upstream, limits);
+    try {
+      this.gate = ConnectionGate.listen(this.opts.hostname, this.opts.port, upstream, limits);
+    } catch (e) {
+      // The address is taken (or not ours): nothing of this server stays behind.
+      await this.server.shutdown();
+      if (this.socketDir !== null) await Deno.remove(this.socketDir, { recursive: true });
+      await this.releaseLoop();
+      throw e;
+    }
     this.addr = this.gate.addr;
   }
 

@@ -8,6 +8,7 @@ import {
   type ConnectionLimits,
   DEFAULT_CONNECTION_LIMITS,
 } from "../../lib/service/gate.ts";
+import { withServer } from "./helpers.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -202,3 +203,35 @@ Deno.test("gate: a head past the size limit is answered 431", async () => {
     await s.stop();
   }
 });
+
+Deno.test("gate: a server whose address is taken fails to start and leaves nothing behind", () =>
+  withServer(async (s) => {
+    // In a process of its own: one whose inner server stayed up would not end.
+    const server = new URL("../../lib/service/server.ts", import.meta.url).href;
+    const lakeMod = new URL("../../lib/lake/lake.ts", import.meta.url).href;
+    const routesMod = new URL("../../routes/mod.ts", import.meta.url).href;
+    const script = `
+      const { serve } = await import(${JSON.stringify(server)});
+      const { Lake } = await import(${JSON.stringify(lakeMod)});
+      const { routes } = await import(${JSON.stringify(routesMod)});
+      const lake = await Lake.open(${JSON.stringify(`${s.dir}/other`)});
+      try {
+        await serve({ lake, hostname: "127.0.0.1", port: ${s.port}, logLevel: "error",
+          version: "test", routes, workers: 0 });
+        console.log("started");
+      } catch (e) {
+        console.log(e.name);
+      }
+      lake.close();
+    `;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["eval", script],
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    const out = await child.output();
+    clearTimeout(timer);
+    assert.strictEqual(new TextDecoder().decode(out.stdout).trim(), "AddrInUse");
+    assert.strictEqual(out.code, 0, "the process ended on its own");
+  }));
