@@ -7,7 +7,7 @@
 // requests is closed after the idle timeout. While the server works on an
 // answer, however long, no timeout runs.
 
-import { Http1Framing } from "./http1.ts";
+import { type BodyKind, type Head, Http1Framing } from "./http1.ts";
 
 export interface ConnectionLimits {
   /** Open connections at most (0: no cap). */
@@ -182,6 +182,14 @@ export class ConnectionGate {
 
 type Expiry = "header" | "idle" | "body";
 
+/**
+ * What follows a request's head for the gate: CONNECT and the HTTP/2
+ * preface (`PRI * HTTP/2.0`) turn the connection into bytes it cannot frame.
+ */
+export function requestBody(h: Head): BodyKind {
+  return h.method === "CONNECT" || h.method === "PRI" ? "opaque" : "framed";
+}
+
 /** One client connection and its connection to the server, with its phase. */
 class GatedConnection {
   /** Requests whose head arrived and whose final response has not ended. */
@@ -206,7 +214,7 @@ class GatedConnection {
         this.headSince = -1;
         this.pending++;
         this.methods.push(h.method);
-        return h.method === "CONNECT" ? "opaque" : "framed";
+        return requestBody(h);
       },
       end: () => {},
     });

@@ -1,12 +1,13 @@
 import assert from "node:assert";
 import { type Head, Http1Framing, parseHead } from "../../lib/service/http1.ts";
+import { requestBody } from "../../lib/service/gate.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
 /** A framing that records its events as text. */
 function recorder(
   side: "request" | "response",
-  decide?: (h: Head) => "framed" | "none",
+  decide?: (h: Head) => "framed" | "none" | "opaque",
 ) {
   const log: string[] = [];
   const f = new Http1Framing(side, {
@@ -113,4 +114,17 @@ Deno.test("http1: parseHead reads the framing fields", () => {
     chunked: true,
   });
   assert.strictEqual(parseHead("nonsense\n"), null);
+});
+
+Deno.test("http1: the HTTP/2 preface and CONNECT leave HTTP/1.1 framing for the gate", () => {
+  const preface = recorder("request", requestBody);
+  preface.f.feed(enc("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x12\x04"));
+  assert(preface.f.opaque);
+  assert.deepStrictEqual(preface.log, ["start", "head PRI"]);
+  const connect = recorder("request", requestBody);
+  connect.f.feed(enc("CONNECT a:443 HTTP/1.1\r\nHost: a\r\n\r\n"));
+  assert(connect.f.opaque);
+  const get = recorder("request", requestBody);
+  get.f.feed(enc("GET / HTTP/1.1\r\n\r\n"));
+  assert(get.f.between);
 });
