@@ -83,6 +83,35 @@ export class SyncBridge {
 }
 
 /**
+ * Writes the next piece of bytes (from off) into the buffer, says its size,
+ * whether more follows and the whole size, and sets the state to `state`;
+ * returns the offset after the piece.
+ */
+function putChunk(
+  header: Int32Array,
+  data: Uint8Array,
+  bytes: Uint8Array,
+  off: number,
+  state: number,
+): number {
+  const n = Math.min(data.length, bytes.length - off);
+  data.set(bytes.subarray(off, off + n));
+  header[LEN] = n;
+  header[MORE] = off + n < bytes.length ? 1 : 0;
+  header[TOTAL] = bytes.length;
+  Atomics.store(header, STATE, state);
+  Atomics.notify(header, STATE);
+  return off + n;
+}
+
+/** Copies the piece in the buffer into out at got; returns the offset after it. */
+function takeChunk(header: Int32Array, data: Uint8Array, out: Uint8Array, got: number): number {
+  const n = header[LEN];
+  out.set(data.subarray(0, n), got);
+  return got + n;
+}
+
+/**
  * The caller's side of one request: writes it into the buffer (in chunks
  * when larger) and blocks for the answer, decoded. wait(from) blocks while
  * the state word is `from`, and throws when the worker fails or is late.
@@ -95,24 +124,15 @@ export function exchange(
 ): Answer {
   const bytes = encode(request);
   for (let off = 0;;) {
-    const n = Math.min(data.length, bytes.length - off);
-    data.set(bytes.subarray(off, off + n));
-    off += n;
-    header[LEN] = n;
-    header[MORE] = off < bytes.length ? 1 : 0;
-    header[TOTAL] = bytes.length;
-    Atomics.store(header, STATE, REQ);
-    Atomics.notify(header, STATE);
+    off = putChunk(header, data, bytes, off, REQ);
     if (off === bytes.length) break;
     wait(REQ);
   }
   let answer: Uint8Array | undefined;
   for (let got = 0;;) {
     wait(got === 0 ? REQ : RES_ACK);
-    const n = header[LEN];
     answer ??= new Uint8Array(header[TOTAL]);
-    answer.set(data.subarray(0, n), got);
-    got += n;
+    got = takeChunk(header, data, answer, got);
     if (header[MORE] === 0) break;
     Atomics.store(header, STATE, RES_ACK);
     Atomics.notify(header, STATE);
@@ -146,9 +166,7 @@ export function serveBridge(
     await until(REQ);
     const message = new Uint8Array(header[TOTAL]);
     for (let got = 0;;) {
-      const n = header[LEN];
-      message.set(data.subarray(0, n), got);
-      got += n;
+      got = takeChunk(header, data, message, got);
       if (header[MORE] === 0) return decode(message) as Answer;
       Atomics.store(header, STATE, REQ_ACK);
       Atomics.notify(header, STATE);
@@ -164,14 +182,7 @@ export function serveBridge(
       bytes = encode(failure(e));
     }
     for (let off = 0;;) {
-      const n = Math.min(data.length, bytes.length - off);
-      data.set(bytes.subarray(off, off + n));
-      off += n;
-      header[LEN] = n;
-      header[MORE] = off < bytes.length ? 1 : 0;
-      header[TOTAL] = bytes.length;
-      Atomics.store(header, STATE, RES);
-      Atomics.notify(header, STATE);
+      off = putChunk(header, data, bytes, off, RES);
       if (off === bytes.length) return;
       await until(RES_ACK);
     }
