@@ -61,6 +61,9 @@ const SHOWN_CONFLICTS = 5;
  * itself, or an empty child) → invalid `error merging …: difference is
  * empty`; both sides changed the same records → conflict.
  */
+/** How a merge resolves conflicts: the parent's records kept ("ours") or the child's ("theirs"). */
+export type MergeStrategy = "ours" | "theirs";
+
 export async function mergeBranch(
   lake: Lake,
   pool: PoolConfig,
@@ -68,7 +71,7 @@ export async function mergeBranch(
   child: string,
   commit: CommitRequest = {},
   /** How conflicts resolve: refused (409, the default), the parent's records kept, or the child's. */
-  strategy?: "ours" | "theirs",
+  strategy?: MergeStrategy,
 ): Promise<CommitInfo> {
   const cat = lake.catalog;
   getBranch(cat, pool.id, child);
@@ -104,7 +107,7 @@ export async function mergeBranch(
  * takes the source's (they are added, and the destination's replacements
  * deleted). Without one, the plan as it is.
  */
-function resolve(plan: MergePlan, strategy: "ours" | "theirs" | undefined): MergePlan {
+function resolve(plan: MergePlan, strategy: MergeStrategy | undefined): MergePlan {
   if (strategy === undefined || plan.conflicts.length === 0) return plan;
   const theirs = new Set(plan.conflicts.flatMap((c) => c.source.map(toHex)));
   const ours = new Set(plan.conflicts.flatMap((c) => c.destination.map(toHex)));
@@ -125,7 +128,7 @@ function resolve(plan: MergePlan, strategy: "ours" | "theirs" | undefined): Merg
 }
 
 /** A -strategy (or ?strategy=) value: ours, theirs, or none. */
-export function mergeStrategy(s: unknown): "ours" | "theirs" | undefined {
+export function mergeStrategy(s: unknown): MergeStrategy | undefined {
   if (s === undefined || s === null || s === "") return undefined;
   if (s === "ours" || s === "theirs") return s;
   throw new LochError("invalid", `merge strategy must be ours or theirs: ${String(s)}`);

@@ -11,6 +11,7 @@ import { LochError } from "../../errors.ts";
 import type { ValueWriter } from "../../formats/io.ts";
 import type { KSUID } from "../../lake/ksuid.ts";
 import type { CommitRequest } from "../../lake/load.ts";
+import type { MergeStrategy } from "../../lake/merge.ts";
 import type { CreatePool, PoolConfig } from "../../lake/pools.ts";
 import type { RuleSpec } from "../../lake/rules.ts";
 import type { Value } from "../../zed/value.ts";
@@ -92,7 +93,7 @@ export interface LakeAPI {
     child: string,
     parent: string,
     commit: CommitRequest,
-    strategy?: "ours" | "theirs",
+    strategy?: MergeStrategy,
   ): Promise<KSUID>;
   revert(pool: PoolConfig, branch: string, id: KSUID, commit: CommitRequest): Promise<KSUID>;
   /** Deletes data objects (or the objects commits added). */

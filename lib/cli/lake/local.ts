@@ -8,7 +8,7 @@ import type { KSUID } from "../../lake/ksuid.ts";
 import type { Lake } from "../../lake/lake.ts";
 import { load } from "../../lake/load.ts";
 import type { CommitRequest } from "../../lake/load.ts";
-import { mergeBranch } from "../../lake/merge.ts";
+import { mergeBranch, type MergeStrategy } from "../../lake/merge.ts";
 import { tipObjects } from "../../lake/objects.ts";
 import { PoolKey } from "../../lake/poolkey.ts";
 import {
@@ -113,7 +113,7 @@ export class LocalLake implements LakeAPI {
     child: string,
     parent: string,
     commit: CommitRequest,
-    strategy?: "ours" | "theirs",
+    strategy?: MergeStrategy,
   ): Promise<KSUID> {
     return (await mergeBranch(this.lake, pool, parent, child, commit, strategy)).id;
   }

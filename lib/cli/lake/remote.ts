@@ -8,6 +8,7 @@
 // the format; several inputs (each possibly another format) are read here
 // and sent as one ZNG stream, as the zed command sends every load.
 
+import type { MergeStrategy } from "../../lake/merge.ts";
 import { LochError, messageOf } from "../../errors.ts";
 import type { ValueWriter } from "../../formats/io.ts";
 import { inputFormat } from "../../formats/registry.ts";
@@ -162,7 +163,7 @@ export class RemoteLake implements LakeAPI {
     child: string,
     parent: string,
     commit: CommitRequest,
-    strategy?: "ours" | "theirs",
+    strategy?: MergeStrategy,
   ): Promise<KSUID> {
     const path = this.path(pool, "branch", parent, "merge", child);
     return this.commit(strategy === undefined ? path : `${path}?strategy=${strategy}`, { commit });
