@@ -8,8 +8,7 @@
 // Buckets named on the command line are made before the lines are printed.
 
 import { stopOnSignal } from "./until_signal.ts";
-import { AwsClient } from "aws4fetch";
-import { startS3 } from "../tests/infra/s3.ts";
+import { s3Client, startS3 } from "../tests/infra/s3.ts";
 
 const t0 = performance.now();
 const server = await startS3();
@@ -19,13 +18,7 @@ if (server === null) {
   );
   Deno.exit(1);
 }
-const aws = new AwsClient({
-  accessKeyId: server.accessKeyId,
-  secretAccessKey: server.secretAccessKey,
-  region: server.region,
-  service: "s3",
-  retries: 0,
-});
+const aws = s3Client(server);
 for (const bucket of Deno.args) {
   const r = await aws.fetch(`${server.endpoint}/${bucket}`, { method: "PUT" });
   const text = await r.text();

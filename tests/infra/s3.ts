@@ -4,6 +4,7 @@
 // 127.0.0.1 ports, all state in a fresh temp dir. startS3() is null when
 // Swift is not installed; stop() ends the servers and removes the dir.
 
+import { AwsClient } from "aws4fetch";
 import {
   backendConf,
   proxyConf,
@@ -22,6 +23,20 @@ export interface S3Server {
   accessKeyId: string;
   secretAccessKey: string;
   stop(): Promise<void>;
+}
+
+/**
+ * A client signing requests to server with its credentials; it does not
+ * retry (aws4fetch would retry 5xx answers for ~25 s by default).
+ */
+export function s3Client(server: S3Server): AwsClient {
+  return new AwsClient({
+    accessKeyId: server.accessKeyId,
+    secretAccessKey: server.secretAccessKey,
+    region: server.region,
+    service: "s3",
+    retries: 0,
+  });
 }
 
 const PYTHON = "/usr/bin/python3";

@@ -4,8 +4,7 @@
 // writes do. Skipped, with a note, when Swift is not installed.
 
 import assert from "node:assert/strict";
-import { AwsClient } from "aws4fetch";
-import { s3Binaries, startS3 } from "./s3.ts";
+import { s3Binaries, s3Client, startS3 } from "./s3.ts";
 
 const installed = s3Binaries();
 if (!installed) {
@@ -50,13 +49,7 @@ Deno.test({
     const s3 = await startS3();
     assert.ok(s3);
     try {
-      const aws = new AwsClient({
-        accessKeyId: s3.accessKeyId,
-        secretAccessKey: s3.secretAccessKey,
-        region: s3.region,
-        service: "s3",
-        retries: 0, // aws4fetch retries 5xx answers (for ~25 s) by default
-      });
+      const aws = s3Client(s3);
       const bucket = "loch-test";
       const url = (path = "") => `${s3.endpoint}/${bucket}${path}`;
       /** A signed request whose body is always read. */

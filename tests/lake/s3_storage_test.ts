@@ -8,10 +8,9 @@
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { AwsClient } from "aws4fetch";
 import { LochError } from "../../lib/errors.ts";
 import { S3Storage, type S3StorageOptions } from "../../lib/lake/s3/storage.ts";
-import { s3Binaries, type S3Server, startS3 } from "../infra/s3.ts";
+import { s3Binaries, s3Client, type S3Server, startS3 } from "../infra/s3.ts";
 
 const installed = s3Binaries();
 if (!installed) {
@@ -66,7 +65,7 @@ Deno.test({
       accessKeyId: s3.accessKeyId,
       secretAccessKey: s3.secretAccessKey,
     };
-    const aws = new AwsClient({ ...conn, service: "s3", retries: 0 });
+    const aws = s3Client(s3);
     const made = await aws.fetch(`${s3.endpoint}/${BUCKET}`, { method: "PUT" });
     assert.equal(made.status, 200, await made.text());
     const opened: S3Storage[] = [];

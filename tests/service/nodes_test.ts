@@ -8,9 +8,8 @@
 // so, where PostgreSQL (or Swift) is not installed.
 
 import assert from "node:assert/strict";
-import { AwsClient } from "aws4fetch";
 import { postgresBinaries, startPostgres } from "../infra/postgres.ts";
-import { s3Binaries, startS3 } from "../infra/s3.ts";
+import { s3Binaries, s3Client, startS3 } from "../infra/s3.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const HAVE_PG = postgresBinaries() !== null;
@@ -221,13 +220,7 @@ Deno.test({
   fn: async () => {
     const s3 = (await startS3())!;
     try {
-      const aws = new AwsClient({
-        accessKeyId: s3.accessKeyId,
-        secretAccessKey: s3.secretAccessKey,
-        region: s3.region,
-        service: "s3",
-        retries: 0,
-      });
+      const aws = s3Client(s3);
       const made = await aws.fetch(`${s3.endpoint}/lakes`, { method: "PUT" });
       assert.equal(made.status, 200, await made.text());
       await threeNodes(() => ({
