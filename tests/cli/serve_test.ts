@@ -2,40 +2,13 @@
 // -rootcontentfile, the connection limits), and SIGTERM stops it cleanly.
 
 import assert from "node:assert/strict";
+import { startServeProcess } from "../infra/serve_process.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
-
-/** Starts `loch serve` over dir/lake with more args; its process and port. */
-async function startServe(dir: string, more: string[]) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      MAIN,
-      "serve",
-      "-lake",
-      `${dir}/lake`,
-      "-l",
-      "127.0.0.1:0",
-      "-portfile",
-      `${dir}/port`,
-      ...more,
-      "-workers",
-      "0",
-      "-warmup=false",
-      "-log-level",
-      "error",
-    ],
-    stdout: "null",
+/** Starts `loch serve` over dir/lake with more args, on no workers. */
+function startServe(dir: string, more: string[]) {
+  return startServeProcess(["-lake", `${dir}/lake`, ...more, "-workers", "0"], `${dir}/port`, {
     stderr: "piped",
-  }).spawn();
-  let port = "";
-  for (let i = 0; i < 300 && port === ""; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    port = await Deno.readTextFile(`${dir}/port`).catch(() => "");
-  }
-  assert.match(port, /^\d+/);
-  return { child, port: port.trim() };
+  });
 }
 
 Deno.test("loch serve: -portfile, -rootcontentfile, and a clean stop on SIGTERM", async () => {

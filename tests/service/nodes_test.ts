@@ -10,8 +10,8 @@
 import assert from "node:assert/strict";
 import { postgresBinaries, startPostgres } from "../infra/postgres.ts";
 import { s3Binaries, s3Client, startS3 } from "../infra/s3.ts";
+import { startServeProcess } from "../infra/serve_process.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const HAVE_PG = postgresBinaries() !== null;
 const HAVE_S3 = s3Binaries();
 if (!HAVE_PG) console.warn("multi-node tests skipped: no PostgreSQL (apt-get install postgresql)");
@@ -30,37 +30,9 @@ interface Node {
 }
 
 async function startNode(dir: string, where: Where, catalog: string, i: number): Promise<Node> {
-  const portfile = `${dir}/port${i}`;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      MAIN,
-      "serve",
-      ...where.args,
-      "-catalog",
-      catalog,
-      "-l",
-      "127.0.0.1:0",
-      "-portfile",
-      portfile,
-      "-workers",
-      "1",
-      "-warmup=false",
-      "-log-level",
-      "error",
-    ],
-    env: where.env,
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  for (let t = 0; t < 300; t++) {
-    const port = await Deno.readTextFile(portfile).catch(() => "");
-    if (port.trim() !== "") return { url: `http://127.0.0.1:${port.trim()}`, child, events: "" };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill("SIGKILL");
-  throw new Error(`node ${i} did not start`);
+  const args = [...where.args, "-catalog", catalog, "-workers", "1"];
+  const { url, child } = await startServeProcess(args, `${dir}/port${i}`, { env: where.env });
+  return { url, child, events: "" };
 }
 
 /** Reads a node's event stream into node.events until it ends or is cancelled. */
