@@ -2,7 +2,7 @@
 // data into it (lake-api.md §5.8–5.10, §7).
 
 import { deleteBranch, getBranch } from "../lib/lake/branches.ts";
-import { commitLoad, load, requestMeta } from "../lib/lake/load.ts";
+import { commitLoad, load, removeObjects, requestMeta } from "../lib/lake/load.ts";
 import { fromObjectRecord } from "../lib/lake/objects.ts";
 import { lookupPool } from "../lib/lake/pools.ts";
 import { openReader } from "../lib/formats/detect.ts";
@@ -48,7 +48,13 @@ async function loadData(req: Request, ctx: RouteContext): Promise<Response> {
   } else {
     // A worker reads the body and writes the objects; they are committed here.
     const meta = requestMeta(commit?.meta);
-    const loaded = await workers.load({ root: lake.root, poolId: pool.id, format }, body);
+    const job = { root: lake.root, poolId: pool.id, format };
+    const loaded = await workers.load(
+      job,
+      body,
+      contentLength(req),
+      (unused) => removeObjects(lake, pool, unused.map(fromObjectRecord)),
+    );
     const written = loaded.objects.map(fromObjectRecord);
     // (A failed commit removes the objects.)
     res = await commitLoad(lake, pool, branch, written, loaded.warnings, commit, meta);
@@ -60,6 +66,13 @@ async function loadData(req: Request, ctx: RouteContext): Promise<Response> {
   }
   ctx.service.metrics?.load(records, bytes);
   return valueResponse(ctx.format, commitResponseValue(res.commit.id, res.warnings), ctx.headers);
+}
+
+/** The body's length as its Content-Length says, or null. */
+function contentLength(req: Request): number | null {
+  const v = req.headers.get("Content-Length");
+  const n = v === null ? NaN : Number(v);
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
 export const branchRoutes: RouteDef[] = [

@@ -3,7 +3,8 @@
 // (formats.md §8); the first that reads its values without error wins.
 
 import { invalid, LochError, messageOf } from "../errors.ts";
-import { ByteInput, type ValueReader } from "./io.ts";
+import { ByteInput, TextInput, type ValueReader } from "./io.ts";
+import { JsonReader } from "./json/reader.ts";
 import {
   detectionOrder,
   detectionReportOrder,
@@ -33,12 +34,17 @@ function unreadAll(input: ByteInput, chunks: Uint8Array[]): void {
   for (let i = chunks.length - 1; i >= 0; i--) input.unread(chunks[i]);
 }
 
-/** Wraps input in a gunzip stream when it starts with a gzip header. */
-export async function gunzipIfNeeded(input: ByteInput): Promise<ByteInput> {
+/** Whether input starts with a gzip header (what it reads is put back). */
+async function isGzip(input: ByteInput): Promise<boolean> {
   const [chunks] = await readPrefix(input, 3);
   const head = concat(chunks);
   unreadAll(input, chunks);
-  if (head.length < 3 || head[0] !== 0x1f || head[1] !== 0x8b || head[2] !== 8) return input;
+  return head.length >= 3 && head[0] === 0x1f && head[1] === 0x8b && head[2] === 8;
+}
+
+/** Wraps input in a gunzip stream when it starts with a gzip header. */
+export async function gunzipIfNeeded(input: ByteInput): Promise<ByteInput> {
+  if (!(await isGzip(input))) return input;
   // Whether the compressed input itself failed (an upload that broke).
   let broken: { error: unknown } | null = null;
   const raw = new ReadableStream<Uint8Array>({
@@ -95,21 +101,54 @@ function concat(chunks: Uint8Array[]): Uint8Array {
   return out;
 }
 
+export interface OpenOptions {
+  /**
+   * The input is one part of a longer JSON input; called at its end, this
+   * says what text follows it there (null: nothing, it is the last part).
+   * See JsonReader.
+   */
+  continuation?: () => string | null;
+}
+
 /**
  * Opens a reader over input. format is a format name or "auto" (or empty) to
  * detect it. Errors name the input.
  */
-export async function openReader(input: ByteInput, format = "auto"): Promise<ValueReader> {
+export async function openReader(
+  input: ByteInput,
+  format = "auto",
+  opts: OpenOptions = {},
+): Promise<ValueReader> {
   if (format !== "parquet" && format !== "zst") input = await gunzipIfNeeded(input);
+  if (opts.continuation !== undefined) {
+    if (format !== "json") throw new LochError("internal", "only JSON is read in parts");
+    return new JsonReader(new TextInput(input), opts.continuation);
+  }
   if (format !== "" && format !== "auto") {
     const f = inputFormat(format);
     if (f === undefined) throw invalid(`no such format: ${JSON.stringify(format)}`);
     return f.open(input);
   }
-  return detect(input);
+  return (await detect(input)).open(input);
 }
 
-async function detect(input: ByteInput): Promise<ValueReader> {
+/**
+ * The format openReader(input, format) would read input as, when it would
+ * read it as is: null when input is gzip or detection fails. What it reads
+ * is put back.
+ */
+export async function detectedFormat(input: ByteInput, format = "auto"): Promise<string | null> {
+  try {
+    if (await isGzip(input)) return null;
+    if (format !== "" && format !== "auto") return inputFormat(format)?.name ?? null;
+    return (await detect(input)).name;
+  } catch {
+    return null;
+  }
+}
+
+/** The format the detectors pick for input (the prefix they read is put back). */
+async function detect(input: ByteInput): Promise<InputFormat> {
   let want = FIRST_PREFIX;
   for (;;) {
     const [chunks, eof] = await readPrefix(input, want);
@@ -122,7 +161,7 @@ async function detect(input: ByteInput): Promise<ValueReader> {
       const f: InputFormat | undefined = inputFormat(name);
       if (f?.detect === undefined) continue;
       const d = f.detect(text, eof, prefix);
-      if (d.ok === true) return f.open(input);
+      if (d.ok === true) return f;
       if (d.ok === "more") {
         needMore = true;
         break;

@@ -73,6 +73,8 @@ export class JsonParser {
   eof = false;
   /** Where the top-level value being parsed started. */
   valueStart = 0;
+  /** The last parse ended the input at a top-level string or literal cut short. */
+  truncated = false;
   /** The type of the value the last parse call returned. */
   private t: Type = TypeNull;
   private root = new Shape(null);
@@ -83,6 +85,7 @@ export class JsonParser {
 
   reset(text: string, pos: number, eof: boolean): void {
     this.depth = 0;
+    this.truncated = false;
     this.text = text;
     this.pos = pos;
     this.eof = eof;
@@ -108,6 +111,7 @@ export class JsonParser {
         if (e instanceof UnexpectedEof && (c === 34 || c === 116 || c === 102 || c === 110)) {
           // The reference's Read takes io.EOF from the lexer as the end of input.
           this.pos = s.length;
+          this.truncated = true;
           return;
         }
         throw e;

@@ -2,10 +2,10 @@
 // whitespace, each becoming one Zed value. See parser.ts for the grammar and
 // the type mapping.
 
-import { messageOf } from "../../errors.ts";
+import { LochError, messageOf } from "../../errors.ts";
 import type { Batch, Value } from "../../zed/value.ts";
 import { BATCH_SIZE, type Detection, NeedMore, type TextInput, type ValueReader } from "../io.ts";
-import { JsonParser } from "./parser.ts";
+import { JsonParser, UnexpectedEof } from "./parser.ts";
 
 /** Values the format detector must read (formats.md §8). */
 const DETECT_VALUES = 10;
@@ -16,7 +16,14 @@ export class JsonReader implements ValueReader {
   private failure: unknown = null;
   private done = false;
 
-  constructor(private input: TextInput) {}
+  /**
+   * continuation: for a part of a longer input, says at the part's end what
+   * text comes next in the whole (null: nothing); see continuedError.
+   */
+  constructor(
+    private input: TextInput,
+    private continuation: () => string | null = () => null,
+  ) {}
 
   async read(): Promise<Batch | null> {
     if (this.failure !== null) throw this.failure;
@@ -28,15 +35,19 @@ export class JsonReader implements ValueReader {
       parser.reset(input.text, input.pos, input.eof);
       try {
         parser.parseValues(batch, BATCH_SIZE);
+        // A string or literal cut short by the end of a part goes on in the next.
+        if (parser.truncated && this.continuation() !== null) throw new UnexpectedEof();
       } catch (e) {
         input.pos = parser.valueStart;
         if (e instanceof NeedMore) {
           await this.more();
           continue;
         }
+        const next = e instanceof UnexpectedEof ? this.continuation() : null;
+        const error = next !== null ? continuedError(input.text.slice(parser.valueStart), next) : e;
         // Values before the bad one are delivered first, as the reference does.
-        if (batch.length === 0) throw e;
-        this.failure = e;
+        if (batch.length === 0) throw error;
+        this.failure = error;
         return batch;
       }
       input.pos = parser.pos;
@@ -52,6 +63,25 @@ export class JsonReader implements ValueReader {
   private async more(): Promise<void> {
     await this.input.more();
   }
+}
+
+/**
+ * The error a whole input gives where one of its parts ends inside a value
+ * (open: that value's text) and the next part starts with continuation.
+ * Parts are cut only where the continuation makes this certain (see
+ * service/workers/split.ts): a line ending `}` followed by one starting
+ * `{"` — a value still open there fails at that `{` or, inside a string
+ * token, at the string's end at that `"`.
+ */
+export function continuedError(open: string, continuation: string): unknown {
+  const parser = new JsonParser();
+  parser.reset(open + continuation, 0, true);
+  try {
+    parser.parseValues([], 1);
+  } catch (e) {
+    if (!(e instanceof UnexpectedEof)) return e;
+  }
+  return new LochError("internal", "JSON input was split inside a value");
 }
 
 /** Whether text (a prefix of the input; all of it when eof) starts with JSON values. */

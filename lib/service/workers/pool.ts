@@ -9,9 +9,8 @@
 // once. A load's body goes the other way, up to BODY_WINDOW bytes ahead of
 // the worker. A worker that dies fails its tasks and is replaced.
 
-import { LochError, messageOf } from "../../errors.ts";
+import { LochError } from "../../errors.ts";
 import {
-  BODY_WINDOW,
   fromWire,
   type FromWorker,
   type LoadJob,
@@ -19,6 +18,8 @@ import {
   type ToWorker,
 } from "./protocol.ts";
 import { type LoadedObjects, LoadTask, Output } from "./tasks.ts";
+import { feedLoad, PART_MIN } from "./split.ts";
+import type { ObjectRecord } from "../../lake/objects.ts";
 
 export type { LoadedObjects } from "./tasks.ts";
 
@@ -98,7 +99,7 @@ class PoolWorker {
   }
 
   load(id: number, job: LoadJob): LoadTask {
-    const task = new LoadTask();
+    const task = new LoadTask(this, id);
     this.loads.set(id, task);
     this.send({ type: "load", id, job });
     return task;
@@ -257,12 +258,12 @@ export class WorkerPool {
   ) {}
 
   /**
-   * Starts the first worker now rather than on the first query (the others
-   * start when every worker is busy); settles when it is ready and, given a
-   * lake's root, has read its metadata.
+   * Starts the workers now rather than on first use, warm when the pool is
+   * (long loads are split across the workers ready: split.ts); settles when
+   * they are ready and, given a lake's root, have read its metadata.
    */
   async start(preload?: string): Promise<void> {
-    this.fill(1);
+    this.fill(this.size, true);
     await Promise.all(this.workers.map(async (w) => {
       await w.ready;
       if (preload !== undefined) await w.preload(preload);
@@ -352,13 +353,14 @@ export class WorkerPool {
    * The least busy worker; among equals the first, so that light work stays
    * on one worker whose caches and compiled code are warm for it.
    */
-  private pick(): PoolWorker {
+  private pick(readyOnly = false): PoolWorker {
     if (this.stopped) throw new LochError("internal", "workers stopped");
     this.fill(1);
-    const live = this.workers.filter((w) => !w.retiring);
+    const ready = this.workers.filter((w) => !w.retiring && w.started);
+    const live = readyOnly && ready.length > 0 ? ready : this.workers.filter((w) => !w.retiring);
     let best = live[0];
     for (const w of live) if (w.busy < best.busy) best = w;
-    if (best.busy > 0 && live.length < this.size) {
+    if (best.busy > 0 && live.length < this.size && !readyOnly) {
       // Every worker is busy: one more.
       this.fill(live.length + 1);
       best = this.workers[this.workers.length - 1];
@@ -367,48 +369,40 @@ export class WorkerPool {
   }
 
   /**
-   * Has a worker write the objects of a load while its body streams to it;
-   * resolves to their records (for the caller to commit) or rejects with the
-   * load's error (a body in no format, a pool gone...). The objects are the
-   * caller's to remove if it does not commit them.
+   * Has workers write the objects of a load while its body streams to them
+   * (a long JSON body in parts, each to its own worker: split.ts); resolves
+   * to their records (for the caller to commit) or rejects with the load's
+   * error (a body in no format, a pool gone...). Objects written but not in
+   * the result are handed to discard first. The objects are the caller's to
+   * remove if it does not commit them.
    */
-  async load(job: LoadJob, body: ReadableStream<Uint8Array>): Promise<LoadedObjects> {
-    const id = this.nextId++;
-    const worker = this.pick();
-    const task = worker.load(id, job);
-    const reader = body.getReader();
-    // Each chunk goes as it is read (gathering them into bigger batches made
-    // Deno's HTTP server read a streamed upload several times slower).
-    const send = (v: Uint8Array) => {
-      // Only a buffer of its own can be transferred.
-      const chunk = v.byteOffset === 0 && v.byteLength === v.buffer.byteLength ? v : v.slice();
-      task.ahead += chunk.length;
-      worker.send({ type: "body", id, chunk }, [chunk.buffer as ArrayBuffer]);
-    };
-    const pump = async () => {
-      try {
-        for (;;) {
-          while (task.ahead > BODY_WINDOW && !task.settled) await task.waitCredit();
-          if (task.settled) return;
-          const r = await reader.read();
-          if (r.done) {
-            worker.send({ type: "body-end", id });
-            return;
-          }
-          send(r.value);
-        }
-      } catch (e) {
-        worker.send({ type: "body-error", id, message: messageOf(e) });
-      }
-    };
-    const pumped = pump();
-    try {
-      return await task.result;
-    } finally {
-      // A load that ended before its body did reads no more of it.
-      await reader.cancel().catch(() => {});
-      await pumped;
-    }
+  async load(
+    job: LoadJob,
+    body: ReadableStream<Uint8Array>,
+    length: number | null = null,
+    discard: (objects: ObjectRecord[]) => Promise<void> = () => Promise.resolve(),
+  ): Promise<LoadedObjects> {
+    // A body big enough to split starts the workers not yet started, for the next ones.
+    if (length !== null && length >= 2 * PART_MIN) this.fill(this.size);
+    const out = await feedLoad(this, job, body, length);
+    if (out.unused.length > 0) await discard(out.unused);
+    if (out.loaded === null) throw out.error;
+    return out.loaded;
+  }
+
+  /** Workers started and taking work. */
+  get ready(): number {
+    let n = 0;
+    for (const w of this.workers) if (w.started && !w.retiring) n++;
+    return n;
+  }
+
+  /**
+   * Starts a load on the least busy worker (of those started, when
+   * readyOnly); its body is the caller's to send.
+   */
+  startLoad(job: LoadJob, readyOnly: boolean): LoadTask {
+    return this.pick(readyOnly).load(this.nextId++, job);
   }
 
   /** Queries and loads on the workers now. */

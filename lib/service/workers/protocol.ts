@@ -32,7 +32,8 @@ export type ToWorker =
   /** Write the objects of a load whose body follows in "body" messages. */
   | { type: "load"; id: number; job: LoadJob }
   | { type: "body"; id: number; chunk: Uint8Array }
-  | { type: "body-end"; id: number }
+  /** continuation: what follows this body when it is one part of a longer JSON body. */
+  | { type: "body-end"; id: number; continuation?: string }
   /** Reading the request's body failed. */
   | { type: "body-error"; id: number; message: string };
 
@@ -42,6 +43,8 @@ export interface LoadJob {
   poolId: Uint8Array;
   /** The body's format (as Content-Type named it), or "auto". */
   format: string;
+  /** The body is one part of a longer JSON body (format "json"; see split.ts). */
+  part?: boolean;
 }
 
 export interface QueryJob {

@@ -85,21 +85,54 @@ export class LoadTask {
   private reject!: (e: Error) => void;
   private wakeup = new Wakeup();
 
-  constructor() {
+  constructor(
+    private worker: { send(m: ToWorker, transfer?: Transferable[]): void },
+    readonly id: number,
+  ) {
     this.result = new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
     });
+    // Its caller may look at the result only after the body is sent.
+    this.result.catch(() => {});
   }
+
+  /** Sends the next bytes of the body (transferred: v is the worker's from here). */
+  send(v: Uint8Array): void {
+    // Only a buffer of its own can be transferred.
+    const chunk = v.byteOffset === 0 && v.byteLength === v.buffer.byteLength ? v : v.slice();
+    this.ahead += chunk.length;
+    this.worker.send({ type: "body", id: this.id, chunk }, [chunk.buffer as ArrayBuffer]);
+  }
+
+  /**
+   * The body ends here. continuation: for one part of a longer JSON body,
+   * the text known to follow it (JsonReader's continuation).
+   */
+  end(continuation?: string): void {
+    this.worker.send({ type: "body-end", id: this.id, continuation });
+  }
+
+  /** Reading the body failed. */
+  bodyFailed(message: string): void {
+    this.worker.send({ type: "body-error", id: this.id, message });
+  }
+
+  /** Settled with warnings (its input ended at a format error). */
+  warned = false;
+  /** Settled with an error. */
+  failed = false;
 
   done(r: LoadedObjects): void {
     this.settled = true;
+    this.warned = r.warnings.length > 0;
     this.resolve(r);
     this.wakeup.wake();
   }
 
   fail(e: Error): void {
     this.settled = true;
+    this.failed = true;
     this.reject(e);
     this.wakeup.wake();
   }

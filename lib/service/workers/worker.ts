@@ -66,6 +66,8 @@ class IncomingBody implements AsyncIterator<Uint8Array> {
   readonly queue = new ChunkQueue();
   /** Bytes taken so far. */
   bytes = 0;
+  /** Known at its end: what follows this body in a longer JSON body it is part of. */
+  continuation: string | null = null;
 
   constructor(readonly id: number) {}
 
@@ -143,7 +145,9 @@ async function load(id: number, job: LoadJob): Promise<void> {
   try {
     const lake = await lakeAt(job.root);
     const pool = poolById(lake.catalog, job.poolId);
-    const reader = await openReader(new ByteInput(body, "request body"), job.format);
+    const reader = await openReader(new ByteInput(body, "request body"), job.format, {
+      continuation: job.part ? () => body.continuation : undefined,
+    });
     const { written, warnings } = await writeLoad(lake, pool, reader, { warnOnReadError: true });
     const objects = written.map((w) => objectRecord(w.object, w.seek));
     scope.postMessage({ type: "loaded", id, objects, warnings });
@@ -174,7 +178,13 @@ scope.onmessage = (e) => {
       bodies.get(m.id)?.queue.push(m.chunk);
       break;
     case "body-end":
-      bodies.get(m.id)?.queue.end();
+      {
+        const body = bodies.get(m.id);
+        if (body !== undefined) {
+          body.continuation = m.continuation ?? null;
+          body.queue.end();
+        }
+      }
       break;
     case "body-error":
       bodies.get(m.id)?.queue.end(new Error(m.message));

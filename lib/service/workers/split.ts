@@ -1,0 +1,175 @@
+// A big JSON load split across workers. Parsing, sorting and encoding take
+// most of a load's time and one worker does them for one body; a JSON body
+// of known length is cut into parts at line breaks, each part loaded by its
+// own worker into its own objects, and the objects committed together.
+//
+// The parts are parsed as if each were the whole input, which is exactly
+// what reading the body straight through gives as long as every part before
+// a cut ends between top-level values. Cuts are made only after a line
+// ending `}` and before one starting `{"`. If the value before the cut is
+// complete, the cut is between values (in JSON a `}` followed by `{` is only
+// possible at the top level); if it is still open there, reading straight
+// through fails at once on that `{` (or, inside a string token, at the end
+// of that token, the `"`), so the part's reader, told what follows it, gives
+// that error itself (JsonReader's continuation). A part that fails ends the
+// input, as a format error does: the parts after it are dropped.
+
+import { LochError, messageOf } from "../../errors.ts";
+import { ByteInput } from "../../formats/io.ts";
+import { detectedFormat } from "../../formats/detect.ts";
+import type { ObjectRecord } from "../../lake/objects.ts";
+import { BODY_WINDOW, type LoadJob } from "./protocol.ts";
+import type { LoadedObjects, LoadTask } from "./tasks.ts";
+
+/** A body is cut into parts of at least this many bytes... */
+export const PART_MIN = 2 << 20;
+/** ...and at most this many (a part's objects are written when it ends). */
+export const PART_MAX = 64 << 20;
+
+/** What every part but the last is followed by (where it is cut). */
+export const CONTINUATION = '{"';
+
+/** What the splitter needs of the worker pool. */
+export interface LoadWorkers {
+  /** Workers that can take a part now. */
+  readonly ready: number;
+  /** Starts a load on the least busy worker (one that is ready, when readyOnly). */
+  startLoad(job: LoadJob, readyOnly: boolean): LoadTask;
+}
+
+/** How a split load ended: what to commit, or its error; and objects to remove. */
+export interface PartsOutcome {
+  loaded: LoadedObjects | null;
+  error: unknown;
+  /** Objects written by parts whose values are not in the result. */
+  unused: ObjectRecord[];
+}
+
+/** The size of a body's parts: one per ready worker, within PART_MIN and PART_MAX; 0: whole. */
+export function partSize(length: number | null, ready: number): number {
+  if (length === null || ready < 2 || length < 2 * PART_MIN) return 0;
+  return Math.min(PART_MAX, Math.max(PART_MIN, Math.ceil(length / ready)));
+}
+
+/**
+ * Feeds body (length bytes, when known) to the workers: in parts when it is
+ * JSON and long enough for two, else whole to one. Parts are sent ahead of
+ * their workers' reading as far as it takes to keep every ready worker busy
+ * (a part must be sent whole before the next can start).
+ */
+export async function feedLoad(
+  workers: LoadWorkers,
+  job: LoadJob,
+  body: ReadableStream<Uint8Array>,
+  length: number | null,
+): Promise<PartsOutcome> {
+  const input = ByteInput.fromStream(body, "request body");
+  let size = partSize(length, workers.ready);
+  if (size > 0 && (await detectedFormat(input, job.format)) !== "json") size = 0;
+  const partJob: LoadJob = size > 0 ? { ...job, format: "json", part: true } : job;
+  const window = size > 0 ? Math.max(BODY_WINDOW, size * workers.ready) : BODY_WINDOW;
+  const tasks: LoadTask[] = [];
+  try {
+    let task = workers.startLoad(partJob, size > 0);
+    tasks.push(task);
+    let sent = 0;
+    let target = size > 0 ? size : Infinity;
+    for (;;) {
+      await roomFor(tasks, window);
+      // A part that failed or warned ends the input (the first part whose
+      // worker stopped reading, the current one at the latest).
+      if (tasks.some((t) => t.settled && (t.failed || t.warned)) || task.settled) break;
+      let chunk;
+      try {
+        chunk = await input.read();
+      } catch (e) {
+        task.bodyFailed(messageOf(e));
+        break;
+      }
+      if (chunk === null) {
+        task.end();
+        break;
+      }
+      while (sent + chunk.length > target) {
+        const at = findCut(chunk, Math.max(0, target - sent));
+        if (at < 0) break;
+        task.send(chunk.subarray(0, at));
+        task.end(CONTINUATION);
+        sent += at;
+        chunk = chunk.subarray(at);
+        target = length! - sent >= size + PART_MIN ? sent + size : Infinity;
+        task = workers.startLoad(partJob, true);
+        tasks.push(task);
+      }
+      if (chunk.length > 0) {
+        sent += chunk.length;
+        task.send(chunk); // (which detaches it)
+      }
+    }
+  } finally {
+    // A load that ended before its body did reads no more of it.
+    await input.cancel().catch(() => {});
+  }
+  const settled = await Promise.allSettled(tasks.map((t) => t.result));
+  return combineParts(settled);
+}
+
+/** Waits until the parts' workers have all but window bytes of what was sent them. */
+async function roomFor(tasks: LoadTask[], window: number): Promise<void> {
+  for (;;) {
+    let ahead = 0;
+    const waits: Promise<void>[] = [];
+    for (const t of tasks) {
+      if (t.settled || t.ahead === 0) continue;
+      ahead += t.ahead;
+      waits.push(t.waitCredit());
+    }
+    if (ahead <= window) return;
+    await Promise.race(waits);
+  }
+}
+
+/**
+ * Where chunk may be cut at from or after `from`: the index after a line
+ * break that ends a line ending `}` and starts one starting `{"`; -1 if none.
+ */
+export function findCut(chunk: Uint8Array, from: number): number {
+  for (let p = chunk.indexOf(10, from); p >= 0; p = chunk.indexOf(10, p + 1)) {
+    if (p + 2 >= chunk.length) return -1;
+    if (chunk[p + 1] !== 123 || chunk[p + 2] !== 34) continue;
+    const before = p >= 1 && chunk[p - 1] === 13 ? p - 2 : p - 1;
+    if (before >= 0 && chunk[before] === 125) return p + 1;
+  }
+  return -1;
+}
+
+/**
+ * The result of the parts together, as the whole body read in one would
+ * give: parts up to the first that failed or warned (a format error ends
+ * the input); a failure fails the load.
+ */
+export function combineParts(settled: PromiseSettledResult<LoadedObjects>[]): PartsOutcome {
+  const objects: ObjectRecord[] = [];
+  const unused: ObjectRecord[] = [];
+  let warnings: string[] = [];
+  let error: unknown = null;
+  let ended = false;
+  for (const s of settled) {
+    if (ended) {
+      if (s.status === "fulfilled") unused.push(...s.value.objects);
+      continue;
+    }
+    if (s.status === "rejected") {
+      error = s.reason ?? new LochError("internal", "load failed");
+      ended = true;
+      continue;
+    }
+    objects.push(...s.value.objects);
+    if (s.value.warnings.length > 0) {
+      warnings = s.value.warnings;
+      ended = true;
+    }
+  }
+  if (error !== null) return { loaded: null, error, unused: [...objects, ...unused] };
+  return { loaded: { objects, warnings }, error: null, unused };
+}

@@ -1,0 +1,127 @@
+// A long JSON load is split across the workers (lib/service/workers/split.ts)
+// and answers as one worker or the server's own thread reading it whole:
+// the same records, the same warning where the body breaks, and no object
+// files left behind from parts that were dropped.
+
+import assert from "node:assert/strict";
+import { lookupPool } from "../../lib/lake/pools.ts";
+import { PART_MIN } from "../../lib/service/workers/split.ts";
+import { createPool, jsonOf, post, query, type TestServer, withServer } from "./helpers.ts";
+
+/** NDJSON of n records, ts shuffled, with bad inserted before record `at` (if given). */
+function body(n: number, bad?: { at: number; text: string }): Uint8Array {
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    if (bad !== undefined && i === bad.at) lines.push(bad.text);
+    const ts = (i * 7919) % n;
+    lines.push(`{"ts":${ts},"s":"record ${i} of the body}{","n":{"a":${i % 13},"b":[${i},2]}}`);
+  }
+  return new TextEncoder().encode(lines.join("\n") + "\n");
+}
+
+interface Loaded {
+  status: number;
+  warnings: string[];
+  count: string;
+  records: string;
+  objects: number;
+  files: number;
+}
+
+async function loadInto(s: TestServer, bytes: Uint8Array): Promise<Loaded> {
+  await createPool(s, "p", { order: "asc", keys: [["ts"]] });
+  const r = await post(s, "/pool/p/branch/main", bytes, { Accept: "application/json" });
+  const out = jsonOf(r, r.status) as { warnings?: string[]; error?: string };
+  const count = (await query(s, "from p | count()", "application/json")).text;
+  const records = (await query(s, "from p | yield {ts,s}", "application/json")).text;
+  const objects = Number(
+    /\d+/.exec((await query(s, "from p@main:objects | count()", "application/json")).text)?.[0] ??
+      0,
+  );
+  const pool = lookupPool(s.lake.catalog, "p");
+  let files = 0;
+  for await (const e of Deno.readDir(`${s.lake.poolDir(pool.id)}/data`)) {
+    if (e.name.endsWith(".zng")) files++;
+  }
+  return {
+    status: r.status,
+    warnings: out.warnings ?? [out.error ?? ""],
+    count,
+    records,
+    objects,
+    files,
+  };
+}
+
+/** What a load of bytes gives on a server of `workers` workers, all started first. */
+async function loadOn(workers: number, bytes: Uint8Array): Promise<Loaded> {
+  let got: Loaded | undefined;
+  await withServer(async (s) => {
+    await s.server.service.pool?.start();
+    got = await loadInto(s, bytes);
+  }, { workers });
+  return got!;
+}
+
+// Long enough for two parts of at least PART_MIN.
+const N = Math.ceil((2.2 * PART_MIN) / 60);
+
+Deno.test("split load: a long JSON body goes to two workers and gives the records of one", async () => {
+  const bytes = body(N);
+  assert.ok(bytes.length >= 2 * PART_MIN);
+  const split = await loadOn(2, bytes);
+  const whole = await loadOn(0, bytes);
+  assert.equal(split.status, 200);
+  assert.equal(split.count, `[{"count":${N}}]\n`);
+  assert.ok(split.objects >= 2, `${split.objects} objects: the body was not split`);
+  assert.equal(whole.objects, 1);
+  assert.equal(split.records, whole.records);
+  assert.deepEqual(split.warnings, []);
+  assert.equal(split.files, split.objects);
+});
+
+Deno.test("split load: a body that breaks in either part warns and keeps what came before, as one reader does", async () => {
+  for (const at of [Math.floor(N * 0.25), Math.floor(N * 0.75)]) {
+    for (const text of ['{"ts":1,"s":"x"', '{"ts":1,"s":"x"}}', '{"s":"a}\n{"}']) {
+      const bytes = body(N, { at, text });
+      const split = await loadOn(2, bytes);
+      const whole = await loadOn(0, bytes);
+      assert.equal(split.status, whole.status);
+      assert.deepEqual(split.warnings, whole.warnings);
+      assert.ok(split.warnings.length === 1 && split.warnings[0] !== "", text);
+      assert.equal(split.count, whole.count);
+      assert.equal(split.records, whole.records);
+      // Objects of the parts dropped are removed.
+      assert.equal(split.files, split.objects, `at ${at}: ${text}`);
+    }
+  }
+});
+
+Deno.test("split load: gzip and other formats are loaded whole", async () => {
+  // Random text, so that it is still long enough to split once compressed.
+  const lines: string[] = [];
+  const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  const n = Math.ceil((3 * PART_MIN) / 110);
+  const bytes = crypto.getRandomValues(new Uint8Array(96));
+  for (let i = 0; i < n; i++) {
+    let r = "";
+    crypto.getRandomValues(bytes);
+    for (let k = 0; k < 96; k++) r += letters[bytes[k] % letters.length];
+    lines.push(`{"ts":${i},"r":"${r}"}`);
+  }
+  const json = new TextEncoder().encode(lines.join("\n") + "\n");
+  const gz = new Uint8Array(
+    await new Response(new Blob([json]).stream().pipeThrough(new CompressionStream("gzip")))
+      .arrayBuffer(),
+  );
+  assert.ok(gz.length >= 2 * PART_MIN, `${gz.length} bytes compressed`);
+  const zson = new TextEncoder().encode(
+    lines.join("\n").replaceAll('{"ts":', "{ts:").replaceAll(',"r":', ",r:"),
+  );
+  for (const bytes of [gz, zson]) {
+    const got = await loadOn(2, bytes);
+    assert.equal(got.status, 200);
+    assert.equal(got.count, `[{"count":${n}}]\n`);
+    assert.equal(got.objects, 1);
+  }
+});
