@@ -12,6 +12,7 @@ import type { ValueReader } from "../formats/io.ts";
 import {
   buildPausing,
   Collector,
+  type ColumnarObject,
   type Expr,
   maybeYield,
   type OpFactory,
@@ -85,6 +86,7 @@ export class SummarizeScan implements ValueReader {
     const vf = this.plan.vectorFilter;
     if (vs === null || !op.direct || (this.plan.filter !== null && vf === null)) return false;
     const prepared: PreparedGroups[] = [];
+    const opened: { o: ColumnarObject; p: PreparedGroups }[] = [];
     const matched: [number, number][] = [];
     for (const o of run) {
       const cols = openColumns(this.lake, this.pool.id, o);
@@ -99,8 +101,14 @@ export class SummarizeScan implements ValueReader {
       const p = await vs.prepare(cols, rows);
       if (p === null) return false;
       prepared.push(p);
+      opened.push({ o: cols, p });
     }
-    if (run.length > 1 && vs.orderSensitive && vs.conflicts(prepared)) return false;
+    // Objects that share groups may still be fed one after another when no
+    // group's values interleave between them (a load split into parts, say).
+    if (
+      run.length > 1 && vs.orderSensitive && vs.conflicts(prepared) &&
+      !(await vs.inPoolOrder(opened, this.key.path, (a, b) => this.key.compare(a, b)))
+    ) return false;
     run.forEach((o, k) => {
       vs.commit(prepared[k], op);
       this.stats.objectsRead++;

@@ -181,6 +181,45 @@ export class VectorSummarize {
     return false;
   }
 
+  /**
+   * Whether the run, fed object after object as conflicts() found it cannot
+   * simply be, would still feed every group its values in pool order: for
+   * each group an order-sensitive aggregate gets values for in several of
+   * the objects, its rows in each come strictly before (by the pool key, as
+   * compare orders keys) its rows in the next. Ties count as out of order
+   * (their order is the whole values'). Objects are in pool order inside.
+   */
+  async inPoolOrder(
+    run: readonly { o: ColumnarObject; p: PreparedGroups }[],
+    keyPath: readonly string[],
+    compare: (a: Value, b: Value) => number,
+  ): Promise<boolean> {
+    const sensitive: number[] = [];
+    this.aggs.forEach((a, j) => {
+      if (ORDER_SENSITIVE.has(a.name)) sensitive.push(j);
+    });
+    // Per group: the key of its last row in the objects fed so far.
+    const last = new Map<string, Value>();
+    for (const { o, p } of run) {
+      if (p.rows.length === 0) continue;
+      const keys = await pathValues(o, await o.typeIndex(), keyPath);
+      if (keys === null) return false;
+      const groups = new Set<string>();
+      for (const j of sensitive) for (const k of p.fed[j] ?? []) groups.add(k);
+      for (let g = 0; g < p.keys.length; g++) {
+        const name = p.keys[g].map((k) => valueKey(k.type, k.body)).join("");
+        if (!groups.has(name)) continue;
+        const first = keys.value(p.rows[p.start[g]]);
+        const end = keys.value(p.rows[p.start[g + 1] - 1]);
+        if (first === MISSING || end === MISSING) return false;
+        const before = last.get(name);
+        if (before !== undefined && compare(before, first) >= 0) return false;
+        last.set(name, end);
+      }
+    }
+    return true;
+  }
+
   /** Whether every aggregate is a plain count(): groups need only their sizes. */
   private get countsOnly(): boolean {
     return this.aggs.every((a) => a.path === null && a.where === null);
