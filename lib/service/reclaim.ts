@@ -75,9 +75,14 @@ export class IdleReclaim {
   }
 }
 
-/** LOCH_RECLAIM_IDLE_MS, else 1 s; a negative value turns idle collection off. */
+/**
+ * LOCH_RECLAIM_IDLE_MS, else 10 s; a negative value turns idle collection
+ * off. Not sooner: the first big load after a full collection runs up to
+ * twice as slow (its compiled code and the heap's sizing start over), so
+ * loads a few seconds apart should not pay that each time.
+ */
 function defaultIdleMs(): number {
   const text = Deno.env.get("LOCH_RECLAIM_IDLE_MS");
   const ms = text ? Number(text) : NaN;
-  return Number.isFinite(ms) ? ms : 1000;
+  return Number.isFinite(ms) ? ms : 10_000;
 }
