@@ -37,21 +37,6 @@ Deno.test("IdleReclaim collects once idle, never while work is in progress", asy
   assertEquals(r.collections, 1, "cancelled");
 });
 
-Deno.test("IdleReclaim collects at once after big work, once nothing else runs", async () => {
-  const r = new IdleReclaim(60_000);
-  r.begin();
-  r.begin();
-  r.end(true);
-  await sleep(20);
-  assertEquals(r.collections, 0, "other work is still in progress");
-  r.end();
-  r.begin();
-  r.end(true);
-  await sleep(20);
-  assertEquals(r.collections, 1, "not an idle minute later");
-  r.cancel();
-});
-
 Deno.test("IdleReclaim with a negative idle time never collects", async () => {
   const r = new IdleReclaim(-1);
   r.begin();

@@ -102,8 +102,6 @@ function lakeAt(root: string): Promise<Lake> {
  * system.
  */
 let retireBytes = Infinity;
-/** A load's body from this size on leaves enough garbage to collect at once. */
-const BIG_LOAD = 32 << 20;
 /** What a query or load leaves in the heap is collected once the worker is idle. */
 const reclaim = new IdleReclaim();
 let retiring = false;
@@ -157,7 +155,7 @@ async function load(id: number, job: LoadJob): Promise<void> {
     bodies.delete(id);
     scope.postMessage({ type: "end", id });
     retireIfGrown();
-    reclaim.end(body.bytes >= BIG_LOAD);
+    reclaim.end();
   }
 }
 
