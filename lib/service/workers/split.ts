@@ -24,7 +24,7 @@ import type { LoadedObjects, LoadTask } from "./tasks.ts";
 /** A body is cut into parts of at least this many bytes... */
 export const PART_MIN = 2 << 20;
 /** ...and at most this many (a part's objects are written when it ends). */
-export const PART_MAX = 64 << 20;
+export const PART_MAX = 32 << 20;
 
 /** What every part but the last is followed by (where it is cut). */
 export const CONTINUATION = '{"';
