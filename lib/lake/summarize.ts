@@ -3,10 +3,12 @@
 // hands out what it emits. Objects whose columns hold the keys and
 // arguments feed it from columns (vector/summarize.ts); the others feed it
 // their rows. Objects go in pool order, a run of overlapping ones at a time.
-// When an aggregate depends on the order of its values, overlapping objects
-// feed from columns only if no group has rows in two of them (its values
-// would interleave in pool order); otherwise that run is read as rows,
-// merged in pool order, as without columns.
+// When an aggregate depends on the order of its values (float sums), a
+// group with rows in several overlapping objects must get them in pool
+// order: fed object after object when its rows in each come before its rows
+// in the next, else its rows merged by the pool key from the columns; only
+// where keys tie across objects (the whole values decide) is the run read
+// as rows, merged in pool order, as without columns.
 
 import type { ValueReader } from "../formats/io.ts";
 import {
@@ -22,7 +24,7 @@ import {
   type VectorSummarize,
 } from "../query/mod.ts";
 import { LochError } from "../errors.ts";
-import type { Batch } from "../zed/value.ts";
+import type { Batch, Value } from "../zed/value.ts";
 import { openColumns } from "./columns/mod.ts";
 import type { Lake } from "./lake.ts";
 import type { DataObject } from "./objects.ts";
@@ -104,13 +106,16 @@ export class SummarizeScan implements ValueReader {
       opened.push({ o: cols, p });
     }
     // Objects that share groups may still be fed one after another when no
-    // group's values interleave between them (a load split into parts, say).
+    // group's values interleave between them (a load split into parts, say);
+    // else the shared groups' rows are merged in pool order.
+    const compare = (a: Value, b: Value) => this.key.compare(a, b);
     if (
       run.length > 1 && vs.orderSensitive && vs.conflicts(prepared) &&
-      !(await vs.inPoolOrder(opened, this.key.path, (a, b) => this.key.compare(a, b)))
-    ) return false;
+      !(await vs.inPoolOrder(opened, this.key.path, compare))
+    ) {
+      if (!(await vs.commitMerged(opened, this.key.path, compare, op))) return false;
+    } else prepared.forEach((p) => vs.commit(p, op));
     run.forEach((o, k) => {
-      vs.commit(prepared[k], op);
       this.stats.objectsRead++;
       countObjectRead(this.stats, o);
       this.stats.recordsMatched += matched[k][0];

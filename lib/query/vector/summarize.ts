@@ -272,10 +272,11 @@ export class VectorSummarize {
     return p;
   }
 
-  /** Feeds an object's groups to the summarize. */
-  commit(p: PreparedGroups, op: Summarize): void {
+  /** Feeds an object's groups to the summarize (but those skip says to leave out). */
+  commit(p: PreparedGroups, op: Summarize, skip?: Set<number>): void {
     const nAggs = this.aggs.length;
     for (let g = 0; g < p.keys.length; g++) {
+      if (skip?.has(g)) continue;
       const aggs = op.groupOf(p.keys[g]);
       if (aggs === null) continue;
       const a0 = p.start[g], a1 = p.start[g + 1];
@@ -296,20 +297,134 @@ export class VectorSummarize {
         if (nums !== null && op.feedNumbers(aggs, j, nums.f64, nums.state, p.rows, a0, a1)) {
           continue;
         }
-        for (let r = a0; r < a1; r++) {
-          const i = p.rows[r];
-          if (where !== null && where[i] !== 1) continue;
-          if (arg === null) {
-            op.feed(aggs, j, TRUE);
-            continue;
-          }
-          const v = arg.value(i);
-          if (v !== MISSING) op.feed(aggs, j, v);
-        }
+        for (let r = a0; r < a1; r++) feedRow(op, aggs, j, p, p.rows[r]);
       }
     }
     op.checkBudget();
   }
+
+  /**
+   * Feeds a run of objects whose shared groups' values interleave in pool
+   * order, each group its values in pool order: a group found in one object
+   * is fed from it as commit() feeds; a group found in several has its rows
+   * merged by the pool key (compare orders keys) and fed in that order.
+   * Returns false, having fed nothing, where that order is not the keys'
+   * alone: two of the objects' rows of a group with equal keys (the whole
+   * values decide), or a row without a key.
+   */
+  async commitMerged(
+    run: readonly { o: ColumnarObject; p: PreparedGroups }[],
+    keyPath: readonly string[],
+    compare: (a: Value, b: Value) => number,
+    op: Summarize,
+  ): Promise<boolean> {
+    // Per group name: where it is, object by object.
+    const where = new Map<string, { k: number; g: number }[]>();
+    for (let k = 0; k < run.length; k++) {
+      const p = run[k].p;
+      if (p.rows.length === 0) continue;
+      for (let g = 0; g < p.keys.length; g++) {
+        const name = p.keys[g].map((v) => valueKey(v.type, v.body)).join("");
+        const at = where.get(name);
+        if (at === undefined) where.set(name, [{ k, g }]);
+        else at.push({ k, g });
+      }
+    }
+    const keys: (PathValues | null)[] = run.map(() => null);
+    const skip = run.map(() => new Set<number>());
+    const merged: { parts: { k: number; g: number }[]; order: Int32Array }[] = [];
+    for (const parts of where.values()) {
+      if (parts.length < 2) continue;
+      for (const { k } of parts) {
+        keys[k] ??= await pathValues(run[k].o, await run[k].o.typeIndex(), keyPath);
+        if (keys[k] === null) return false;
+      }
+      const order = mergeRows(run, parts, keys as PathValues[], compare);
+      if (order === null) return false;
+      merged.push({ parts, order });
+      for (const { k, g } of parts) skip[k].add(g);
+    }
+    run.forEach(({ p }, k) => this.commit(p, op, skip[k]));
+    for (const { parts, order } of merged) {
+      const first = run[parts[0].k].p;
+      const aggs = op.groupOf(first.keys[parts[0].g]);
+      if (aggs === null) continue;
+      for (let j = 0; j < this.aggs.length; j++) {
+        for (let n = 0; n < order.length; n += 2) {
+          feedRow(op, aggs, j, run[parts[order[n]].k].p, order[n + 1]);
+        }
+      }
+    }
+    op.checkBudget();
+    return true;
+  }
+}
+
+/** Feeds row i of an object to aggregate j of a group (its where and argument permitting). */
+function feedRow(op: Summarize, aggs: Aggregator[], j: number, p: PreparedGroups, i: number): void {
+  const arg = p.args[j], where = p.wheres[j];
+  if (where !== null && where[i] !== 1) return;
+  if (arg === null) {
+    op.feed(aggs, j, TRUE);
+    return;
+  }
+  const v = arg.value(i);
+  if (v !== MISSING) op.feed(aggs, j, v);
+}
+
+/**
+ * A group's rows in several objects merged in pool order, as pairs (index
+ * into parts, row); null where two objects' rows have equal keys or a row
+ * has none.
+ */
+function mergeRows(
+  run: readonly { p: PreparedGroups }[],
+  parts: readonly { k: number; g: number }[],
+  keys: readonly PathValues[],
+  compare: (a: Value, b: Value) => number,
+): Int32Array | null {
+  const n = parts.length;
+  const pos = new Int32Array(n), end = new Int32Array(n);
+  const head: (Value | null)[] = new Array(n).fill(null);
+  let total = 0;
+  const keyAt = (c: number): Value | null => {
+    const { k } = parts[c];
+    const v = keys[k].value(run[k].p.rows[pos[c]]);
+    return v === MISSING ? null : v;
+  };
+  for (let c = 0; c < n; c++) {
+    const { k, g } = parts[c];
+    pos[c] = run[k].p.start[g];
+    end[c] = run[k].p.start[g + 1];
+    total += end[c] - pos[c];
+    if (pos[c] < end[c]) {
+      head[c] = keyAt(c);
+      if (head[c] === null) return null;
+    }
+  }
+  const out = new Int32Array(2 * total);
+  for (let o = 0; o < out.length; o += 2) {
+    // The smallest head (few objects share a group: a scan beats a heap).
+    let best = -1;
+    for (let c = 0; c < n; c++) {
+      if (head[c] === null) continue;
+      if (best < 0) {
+        best = c;
+        continue;
+      }
+      const d = compare(head[c]!, head[best]!);
+      if (d === 0) return null;
+      if (d < 0) best = c;
+    }
+    const { k } = parts[best];
+    out[o] = best;
+    out[o + 1] = run[k].p.rows[pos[best]];
+    if (++pos[best] < end[best]) {
+      head[best] = keyAt(best);
+      if (head[best] === null) return null;
+    } else head[best] = null;
+  }
+  return out;
 }
 
 /** The value key strings of the groups aggregate j gets a value for. */
