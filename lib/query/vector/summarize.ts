@@ -287,18 +287,7 @@ export class VectorSummarize {
         }
         continue;
       }
-      for (let j = 0; j < nAggs; j++) {
-        const arg = p.args[j], where = p.wheres[j];
-        if (arg === null && where === null) {
-          countInto(op, aggs, j, a1 - a0);
-          continue;
-        }
-        const nums = where === null ? arg?.numbers() ?? null : null;
-        if (nums !== null && op.feedNumbers(aggs, j, nums.f64, nums.state, p.rows, a0, a1)) {
-          continue;
-        }
-        for (let r = a0; r < a1; r++) feedRow(op, aggs, j, p, p.rows[r]);
-      }
+      for (let j = 0; j < nAggs; j++) feedRange(op, aggs, j, p, a0, a1);
     }
     op.checkBudget();
   }
@@ -350,8 +339,8 @@ export class VectorSummarize {
       const aggs = op.groupOf(first.keys[parts[0].g]);
       if (aggs === null) continue;
       for (let j = 0; j < this.aggs.length; j++) {
-        for (let n = 0; n < order.length; n += 2) {
-          feedRow(op, aggs, j, run[parts[order[n]].k].p, order[n + 1]);
+        for (let t = 0; t < order.length; t += 3) {
+          feedRange(op, aggs, j, run[parts[order[t]].k].p, order[t + 1], order[t + 2]);
         }
       }
     }
@@ -360,22 +349,42 @@ export class VectorSummarize {
   }
 }
 
-/** Feeds row i of an object to aggregate j of a group (its where and argument permitting). */
-function feedRow(op: Summarize, aggs: Aggregator[], j: number, p: PreparedGroups, i: number): void {
+/** Feeds an object's rows rows[a0, a1) to aggregate j of a group, in that order. */
+function feedRange(
+  op: Summarize,
+  aggs: Aggregator[],
+  j: number,
+  p: PreparedGroups,
+  a0: number,
+  a1: number,
+): void {
   const arg = p.args[j], where = p.wheres[j];
-  if (where !== null && where[i] !== 1) return;
-  if (arg === null) {
-    op.feed(aggs, j, TRUE);
+  if (arg === null && where === null) {
+    countInto(op, aggs, j, a1 - a0);
     return;
   }
-  const v = arg.value(i);
-  if (v !== MISSING) op.feed(aggs, j, v);
+  const nums = where === null ? arg?.numbers() ?? null : null;
+  if (nums !== null && op.feedNumbers(aggs, j, nums.f64, nums.state, p.rows, a0, a1)) return;
+  for (let r = a0; r < a1; r++) {
+    const i = p.rows[r];
+    if (where !== null && where[i] !== 1) continue;
+    if (arg === null) {
+      op.feed(aggs, j, TRUE);
+      continue;
+    }
+    const v = arg.value(i);
+    if (v !== MISSING) op.feed(aggs, j, v);
+  }
 }
 
 /**
- * A group's rows in several objects merged in pool order, as pairs (index
- * into parts, row); null where two objects' rows have equal keys or a row
- * has none.
+ * A group's rows in several objects merged in pool order, as runs of one
+ * object's rows (triples: index into parts, and the run's range in that
+ * object's p.rows); null where two objects' rows have equal keys or a row
+ * has none. Rows come in runs from one object (the parts of a split load
+ * interleave only near their edges), each run's end found by a galloping
+ * search against the other objects' next keys, so most rows cost no
+ * comparison.
  */
 function mergeRows(
   run: readonly { p: PreparedGroups }[],
@@ -387,9 +396,9 @@ function mergeRows(
   const pos = new Int32Array(n), end = new Int32Array(n);
   const head: (Value | null)[] = new Array(n).fill(null);
   let total = 0;
-  const keyAt = (c: number): Value | null => {
+  const keyAt = (c: number, at: number): Value | null => {
     const { k } = parts[c];
-    const v = keys[k].value(run[k].p.rows[pos[c]]);
+    const v = keys[k].value(run[k].p.rows[at]);
     return v === MISSING ? null : v;
   };
   for (let c = 0; c < n; c++) {
@@ -398,14 +407,14 @@ function mergeRows(
     end[c] = run[k].p.start[g + 1];
     total += end[c] - pos[c];
     if (pos[c] < end[c]) {
-      head[c] = keyAt(c);
+      head[c] = keyAt(c, pos[c]);
       if (head[c] === null) return null;
     }
   }
-  const out = new Int32Array(2 * total);
-  for (let o = 0; o < out.length; o += 2) {
-    // The smallest head (few objects share a group: a scan beats a heap).
-    let best = -1;
+  const out: number[] = [];
+  for (let left = total; left > 0;) {
+    // The object with the smallest next key, and the smallest of the others'.
+    let best = -1, second = -1;
     for (let c = 0; c < n; c++) {
       if (head[c] === null) continue;
       if (best < 0) {
@@ -414,17 +423,51 @@ function mergeRows(
       }
       const d = compare(head[c]!, head[best]!);
       if (d === 0) return null;
-      if (d < 0) best = c;
+      if (d < 0) {
+        second = best;
+        best = c;
+      } else if (second < 0 || compare(head[c]!, head[second]!) < 0) second = c;
     }
-    const { k } = parts[best];
-    out[o] = best;
-    out[o + 1] = run[k].p.rows[pos[best]];
-    if (++pos[best] < end[best]) {
-      head[best] = keyAt(best);
+    // Its rows before the others' next key: [pos, stop).
+    let stop = end[best];
+    if (second >= 0) {
+      const bound = head[second]!;
+      // Galloping: the first row at or past bound lies in (lo, hi].
+      let lo = pos[best], step = 1, hi = lo + 1;
+      for (;;) {
+        if (hi >= end[best]) {
+          hi = end[best];
+          break;
+        }
+        const v = keyAt(best, hi);
+        if (v === null) return null;
+        const d = compare(v, bound);
+        if (d === 0) return null;
+        if (d > 0) break;
+        lo = hi;
+        step *= 2;
+        hi = lo + step;
+      }
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >>> 1;
+        const v = keyAt(best, mid);
+        if (v === null) return null;
+        const d = compare(v, bound);
+        if (d === 0) return null;
+        if (d < 0) lo = mid;
+        else hi = mid;
+      }
+      stop = hi;
+    }
+    out.push(best, pos[best], stop);
+    left -= stop - pos[best];
+    pos[best] = stop;
+    if (stop < end[best]) {
+      head[best] = keyAt(best, stop);
       if (head[best] === null) return null;
     } else head[best] = null;
   }
-  return out;
+  return Int32Array.from(out);
 }
 
 /** The value key strings of the groups aggregate j gets a value for. */
