@@ -157,6 +157,9 @@ Deno.test("workers: the second starts only when the first is busy", async () => 
 
 Deno.test("workers: one that stops answering is stopped and replaced; its query fails", async () => {
   await withServer(async (s) => {
+    // The worker opens the lake first (a PostgreSQL catalog's connection can
+    // take longer than this test's 300 ms on a busy machine).
+    await s.server.service.pool!.start(s.lake.root);
     await createPool(s, "p");
     await load(s, "p", "{a:1}");
     // One batch through 23 doublings: seconds of work that never yields.
@@ -168,7 +171,8 @@ Deno.test("workers: one that stops answering is stopped and replaced; its query 
     assert.ok(performance.now() - t0 < 20_000);
     const pool = s.server.service.pool!;
     assert.ok(pool.usable);
-    // The next queries run on a fresh worker.
+    // The next queries run on a fresh worker (which opens the lake first, as above).
+    await pool.start(s.lake.root);
     const ok = await query(s, "from p | count()", "application/json");
     assert.equal(ok.text, '[{"count":1}]\n');
     // A query that yields as it works (a sort of many values) is not stuck.
