@@ -5,10 +5,9 @@
 // their rows. Objects go in pool order, a run of overlapping ones at a time.
 // When an aggregate depends on the order of its values (float sums), a
 // group with rows in several overlapping objects must get them in pool
-// order: fed object after object when its rows in each come before its rows
-// in the next, else its rows merged by the pool key from the columns; only
-// where keys tie across objects (the whole values decide) is the run read
-// as rows, merged in pool order, as without columns.
+// order: its rows are merged by the pool key from the columns; only where
+// keys tie across objects (the whole values decide) is the run read as
+// rows, merged in pool order, as without columns.
 
 import type { ValueReader } from "../formats/io.ts";
 import {
@@ -105,14 +104,10 @@ export class SummarizeScan implements ValueReader {
       prepared.push(p);
       opened.push({ o: cols, p });
     }
-    // Objects that share groups may still be fed one after another when no
-    // group's values interleave between them (a load split into parts, say);
-    // else the shared groups' rows are merged in pool order.
-    const compare = (a: Value, b: Value) => this.key.compare(a, b);
-    if (
-      run.length > 1 && vs.orderSensitive && vs.conflicts(prepared) &&
-      !(await vs.inPoolOrder(opened, this.key.path, compare))
-    ) {
+    // A group with rows in several objects gets them merged by the pool key
+    // (runs of one object's rows; all of them at once where none interleave).
+    if (run.length > 1 && vs.orderSensitive && vs.conflicts(prepared)) {
+      const compare = (a: Value, b: Value) => this.key.compare(a, b);
       if (!(await vs.commitMerged(opened, this.key.path, compare, op))) return false;
     } else prepared.forEach((p) => vs.commit(p, op));
     run.forEach((o, k) => {

@@ -181,45 +181,6 @@ export class VectorSummarize {
     return false;
   }
 
-  /**
-   * Whether the run, fed object after object as conflicts() found it cannot
-   * simply be, would still feed every group its values in pool order: for
-   * each group an order-sensitive aggregate gets values for in several of
-   * the objects, its rows in each come strictly before (by the pool key, as
-   * compare orders keys) its rows in the next. Ties count as out of order
-   * (their order is the whole values'). Objects are in pool order inside.
-   */
-  async inPoolOrder(
-    run: readonly { o: ColumnarObject; p: PreparedGroups }[],
-    keyPath: readonly string[],
-    compare: (a: Value, b: Value) => number,
-  ): Promise<boolean> {
-    const sensitive: number[] = [];
-    this.aggs.forEach((a, j) => {
-      if (ORDER_SENSITIVE.has(a.name)) sensitive.push(j);
-    });
-    // Per group: the key of its last row in the objects fed so far.
-    const last = new Map<string, Value>();
-    for (const { o, p } of run) {
-      if (p.rows.length === 0) continue;
-      const keys = await pathValues(o, await o.typeIndex(), keyPath);
-      if (keys === null) return false;
-      const groups = new Set<string>();
-      for (const j of sensitive) for (const k of p.fed[j] ?? []) groups.add(k);
-      for (let g = 0; g < p.keys.length; g++) {
-        const name = p.keys[g].map((k) => valueKey(k.type, k.body)).join("");
-        if (!groups.has(name)) continue;
-        const first = keys.value(p.rows[p.start[g]]);
-        const end = keys.value(p.rows[p.start[g + 1] - 1]);
-        if (first === MISSING || end === MISSING) return false;
-        const before = last.get(name);
-        if (before !== undefined && compare(before, first) >= 0) return false;
-        last.set(name, end);
-      }
-    }
-    return true;
-  }
-
   /** Whether every aggregate is a plain count(): groups need only their sizes. */
   private get countsOnly(): boolean {
     return this.aggs.every((a) => a.path === null && a.where === null);
@@ -313,7 +274,7 @@ export class VectorSummarize {
       const p = run[k].p;
       if (p.rows.length === 0) continue;
       for (let g = 0; g < p.keys.length; g++) {
-        const name = p.keys[g].map((v) => valueKey(v.type, v.body)).join("");
+        const name = groupName(p.keys[g]);
         const at = where.get(name);
         if (at === undefined) where.set(name, [{ k, g }]);
         else at.push({ k, g });
@@ -470,6 +431,11 @@ function mergeRows(
   return Int32Array.from(out);
 }
 
+/** A group's name: its key values' value key strings, joined. */
+function groupName(keys: readonly Value[]): string {
+  return keys.map((k) => valueKey(k.type, k.body)).join("");
+}
+
 /** The value key strings of the groups aggregate j gets a value for. */
 function fedKeys(p: PreparedGroups, j: number): string[] {
   const out: string[] = [];
@@ -482,7 +448,7 @@ function fedKeys(p: PreparedGroups, j: number): string[] {
       const i = p.rows[r];
       feeds = (where === null || where[i] === 1) && (arg === null || arg.has(i));
     }
-    if (feeds) out.push(p.keys[g].map((k) => valueKey(k.type, k.body)).join(""));
+    if (feeds) out.push(groupName(p.keys[g]));
   }
   return out;
 }
