@@ -23,7 +23,7 @@ import {
   type VectorSummarize,
 } from "../query/mod.ts";
 import { LochError } from "../errors.ts";
-import type { Batch, Value } from "../zed/value.ts";
+import type { Batch } from "../zed/value.ts";
 import { openColumns } from "./columns/mod.ts";
 import type { Lake } from "./lake.ts";
 import type { DataObject } from "./objects.ts";
@@ -107,8 +107,7 @@ export class SummarizeScan implements ValueReader {
     // A group with rows in several objects gets them merged by the pool key
     // (runs of one object's rows; all of them at once where none interleave).
     if (run.length > 1 && vs.orderSensitive && vs.conflicts(prepared)) {
-      const compare = (a: Value, b: Value) => this.key.compare(a, b);
-      if (!(await vs.commitMerged(opened, this.key.path, compare, op))) return false;
+      if (!(await vs.commitMerged(opened, this.key.path, this.key, op))) return false;
     } else prepared.forEach((p) => vs.commit(p, op));
     run.forEach((o, k) => {
       this.stats.objectsRead++;

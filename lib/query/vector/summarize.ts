@@ -30,6 +30,7 @@ import type { TypeIndex } from "./codes.ts";
 import type { VectorFilter } from "./filter.ts";
 import type { ColumnarObject, ColumnRef } from "./object.ts";
 import { type Codes, Deriver, type VectorKey } from "./derive.ts";
+import { type KeyOrder, mergeRows } from "./keymerge.ts";
 import { lookupPath } from "./paths.ts";
 import { dictHistogram } from "./histogram.ts";
 
@@ -122,6 +123,8 @@ async function pathValues(
 export interface PreparedGroups {
   /** Per group, its key values. */
   keys: Value[][];
+  /** Per group, its name (groupName), where some aggregate depends on the order of its values. */
+  names?: string[];
   /**
    * Per aggregate whose result depends on the order of its values: the value
    * key strings of the groups it gets values for here (for the check that
@@ -227,6 +230,7 @@ export class VectorSummarize {
       )
       : groupRows(o.rows, sel, keyValues, derive, args, wheres, sizesOnly);
     if (p !== null) {
+      if (this.orderSensitive) p.names = p.keys.map(groupName);
       p.fed = this.aggs.map((a, j) => ORDER_SENSITIVE.has(a.name) ? fedKeys(p, j) : null);
       p.intBound = this.aggs.map((_, j) => intBound(args[j]));
     }
@@ -257,7 +261,7 @@ export class VectorSummarize {
    * Feeds a run of objects whose shared groups' values interleave in pool
    * order, each group its values in pool order: a group found in one object
    * is fed from it as commit() feeds; a group found in several has its rows
-   * merged by the pool key (compare orders keys) and fed in that order.
+   * merged by the pool key (keymerge.ts) and fed in that order.
    * Returns false, having fed nothing, where that order is not the keys'
    * alone: two of the objects' rows of a group with equal keys (the whole
    * values decide), or a row without a key.
@@ -265,7 +269,7 @@ export class VectorSummarize {
   async commitMerged(
     run: readonly { o: ColumnarObject; p: PreparedGroups }[],
     keyPath: readonly string[],
-    compare: (a: Value, b: Value) => number,
+    keyOrder: KeyOrder,
     op: Summarize,
   ): Promise<boolean> {
     // Per group name: where it is, object by object.
@@ -273,8 +277,9 @@ export class VectorSummarize {
     for (let k = 0; k < run.length; k++) {
       const p = run[k].p;
       if (p.rows.length === 0) continue;
+      const names = p.names ?? p.keys.map(groupName);
       for (let g = 0; g < p.keys.length; g++) {
-        const name = groupName(p.keys[g]);
+        const name = names[g];
         const at = where.get(name);
         if (at === undefined) where.set(name, [{ k, g }]);
         else at.push({ k, g });
@@ -289,7 +294,7 @@ export class VectorSummarize {
         keys[k] ??= await pathValues(run[k].o, await run[k].o.typeIndex(), keyPath);
         if (keys[k] === null) return false;
       }
-      const order = mergeRows(run, parts, keys as PathValues[], compare);
+      const order = mergeRows(run, parts, keys as PathValues[], keyOrder);
       if (order === null) return false;
       merged.push({ parts, order });
       for (const { k, g } of parts) skip[k].add(g);
@@ -338,99 +343,6 @@ function feedRange(
   }
 }
 
-/**
- * A group's rows in several objects merged in pool order, as runs of one
- * object's rows (triples: index into parts, and the run's range in that
- * object's p.rows); null where two objects' rows have equal keys or a row
- * has none. Rows come in runs from one object (the parts of a split load
- * interleave only near their edges), each run's end found by a galloping
- * search against the other objects' next keys, so most rows cost no
- * comparison.
- */
-function mergeRows(
-  run: readonly { p: PreparedGroups }[],
-  parts: readonly { k: number; g: number }[],
-  keys: readonly PathValues[],
-  compare: (a: Value, b: Value) => number,
-): Int32Array | null {
-  const n = parts.length;
-  const pos = new Int32Array(n), end = new Int32Array(n);
-  const head: (Value | null)[] = new Array(n).fill(null);
-  let total = 0;
-  const keyAt = (c: number, at: number): Value | null => {
-    const { k } = parts[c];
-    const v = keys[k].value(run[k].p.rows[at]);
-    return v === MISSING ? null : v;
-  };
-  for (let c = 0; c < n; c++) {
-    const { k, g } = parts[c];
-    pos[c] = run[k].p.start[g];
-    end[c] = run[k].p.start[g + 1];
-    total += end[c] - pos[c];
-    if (pos[c] < end[c]) {
-      head[c] = keyAt(c, pos[c]);
-      if (head[c] === null) return null;
-    }
-  }
-  const out: number[] = [];
-  for (let left = total; left > 0;) {
-    // The object with the smallest next key, and the smallest of the others'.
-    let best = -1, second = -1;
-    for (let c = 0; c < n; c++) {
-      if (head[c] === null) continue;
-      if (best < 0) {
-        best = c;
-        continue;
-      }
-      const d = compare(head[c]!, head[best]!);
-      if (d === 0) return null;
-      if (d < 0) {
-        second = best;
-        best = c;
-      } else if (second < 0 || compare(head[c]!, head[second]!) < 0) second = c;
-    }
-    // Its rows before the others' next key: [pos, stop).
-    let stop = end[best];
-    if (second >= 0) {
-      const bound = head[second]!;
-      // Galloping: the first row at or past bound lies in (lo, hi].
-      let lo = pos[best], step = 1, hi = lo + 1;
-      for (;;) {
-        if (hi >= end[best]) {
-          hi = end[best];
-          break;
-        }
-        const v = keyAt(best, hi);
-        if (v === null) return null;
-        const d = compare(v, bound);
-        if (d === 0) return null;
-        if (d > 0) break;
-        lo = hi;
-        step *= 2;
-        hi = lo + step;
-      }
-      while (hi - lo > 1) {
-        const mid = (lo + hi) >>> 1;
-        const v = keyAt(best, mid);
-        if (v === null) return null;
-        const d = compare(v, bound);
-        if (d === 0) return null;
-        if (d < 0) lo = mid;
-        else hi = mid;
-      }
-      stop = hi;
-    }
-    out.push(best, pos[best], stop);
-    left -= stop - pos[best];
-    pos[best] = stop;
-    if (stop < end[best]) {
-      head[best] = keyAt(best, stop);
-      if (head[best] === null) return null;
-    } else head[best] = null;
-  }
-  return Int32Array.from(out);
-}
-
 /** A group's name: its key values' value key strings, joined. */
 function groupName(keys: readonly Value[]): string {
   return keys.map((k) => valueKey(k.type, k.body)).join("");
@@ -448,7 +360,7 @@ function fedKeys(p: PreparedGroups, j: number): string[] {
       const i = p.rows[r];
       feeds = (where === null || where[i] === 1) && (arg === null || arg.has(i));
     }
-    if (feeds) out.push(groupName(p.keys[g]));
+    if (feeds) out.push(p.names![g]);
   }
   return out;
 }

@@ -1,0 +1,261 @@
+// Merging a group's rows from several objects in pool order, for summaries
+// whose aggregates depend on the order of their values (summarize.ts). Rows
+// come in runs from one object (the parts of a split load interleave only
+// near their edges): each run's end is found by a galloping search against
+// the other objects' next keys, so most rows cost no comparison. Keys are
+// compared from their columns where all are strings, or all integers, of
+// one type (bytes, or numbers), else as values.
+
+import { MISSING } from "../runtime/values.ts";
+import { ID_INT8, ID_UINT8, isInteger, Kind, typeUnder } from "../../zed/types.ts";
+import type { Value } from "../../zed/value.ts";
+import { BinaryVector, NULL_ROW, NumberVector, VALUE, type Vector } from "../../zed/vector.ts";
+
+/** The order of an object's rows, as summarize.ts reads them. */
+export interface GroupRows {
+  /** The rows of each group, in row order: rows[start[g], start[g+1]). */
+  rows: Int32Array;
+  start: Int32Array;
+}
+
+/** An object's pool keys: per row, a value (MISSING where it has none). */
+export interface RowKeys {
+  readonly vectors: Vector[];
+  /** Per row, the vector holding it (null when there is at most one). */
+  readonly col: Int16Array | null;
+  value(i: number): Value;
+}
+
+/** The pool's order of keys: direction, and the order of key values (nulls last). */
+export interface KeyOrder {
+  readonly desc: boolean;
+  compare(a: Value, b: Value): number;
+}
+
+/** A part of a group: its object (index into the run) and group there. */
+export interface GroupPart {
+  k: number;
+  g: number;
+}
+
+/** No key: the row lacks one (the merge gives up); unlike a vector's row states. */
+const NONE = -1;
+
+/**
+ * A group's rows in several objects merged in pool order, as runs of one
+ * object's rows (triples: index into parts, and the run's range in that
+ * object's rows); null where two objects' rows have equal keys, or a row
+ * without a key would have to be placed among other objects' rows.
+ */
+export function mergeRows(
+  run: readonly { p: GroupRows }[],
+  parts: readonly GroupPart[],
+  keys: readonly RowKeys[],
+  order: KeyOrder,
+): Int32Array | null {
+  const n = parts.length;
+  const cmp = new KeyCompare(run, parts, keys, order);
+  const pos = new Int32Array(n), end = new Int32Array(n);
+  /** Whether the part has rows left. */
+  const live = new Uint8Array(n);
+  let total = 0;
+  for (let c = 0; c < n; c++) {
+    const { k, g } = parts[c];
+    pos[c] = run[k].p.start[g];
+    end[c] = run[k].p.start[g + 1];
+    total += end[c] - pos[c];
+    if (pos[c] < end[c]) {
+      if (cmp.missing(c, pos[c])) return null;
+      live[c] = 1;
+    }
+  }
+  const sorted = inSequence(cmp, live, pos, end);
+  if (sorted !== null) return sorted;
+  const out: number[] = [];
+  for (let left = total; left > 0;) {
+    // The part with the smallest next key, and the smallest of the others'.
+    let best = -1, second = -1;
+    for (let c = 0; c < n; c++) {
+      if (live[c] === 0) continue;
+      if (best < 0) {
+        best = c;
+        continue;
+      }
+      const d = cmp.rows(c, pos[c], best, pos[best]);
+      if (d === 0) return null;
+      if (d < 0) {
+        second = best;
+        best = c;
+      } else if (second < 0 || cmp.rows(c, pos[c], second, pos[second]) < 0) second = c;
+    }
+    // Its rows before the others' next key: [pos, stop).
+    let stop = end[best];
+    if (second >= 0) {
+      const bound = pos[second];
+      // Galloping: the first row at or past the bound lies in (lo, hi].
+      let lo = pos[best], step = 1, hi = lo + 1;
+      for (;;) {
+        if (hi >= end[best]) {
+          hi = end[best];
+          break;
+        }
+        if (cmp.missing(best, hi)) return null;
+        const d = cmp.rows(best, hi, second, bound);
+        if (d === 0) return null;
+        if (d > 0) break;
+        lo = hi;
+        step *= 2;
+        hi = lo + step;
+      }
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >>> 1;
+        if (cmp.missing(best, mid)) return null;
+        const d = cmp.rows(best, mid, second, bound);
+        if (d === 0) return null;
+        if (d < 0) lo = mid;
+        else hi = mid;
+      }
+      stop = hi;
+    }
+    out.push(best, pos[best], stop);
+    left -= stop - pos[best];
+    pos[best] = stop;
+    if (stop < end[best]) {
+      if (cmp.missing(best, stop)) return null;
+    } else live[best] = 0;
+  }
+  return Int32Array.from(out);
+}
+
+/**
+ * The parts one after another, as runs (see mergeRows), when each one's rows
+ * come before the next one's: the parts ordered by their first keys, each
+ * part's last key before the next part's first; else null. (Objects hold
+ * their rows in pool order, nulls last: a part whose last row has a key has
+ * keys throughout.)
+ */
+function inSequence(
+  cmp: KeyCompare,
+  live: Uint8Array,
+  pos: Int32Array,
+  end: Int32Array,
+): Int32Array | null {
+  const order: number[] = [];
+  for (let c = 0; c < live.length; c++) {
+    if (live[c] === 0) continue;
+    if (cmp.missing(c, end[c] - 1)) return null;
+    // Insertion by first key (a group has a few parts).
+    let at = order.length;
+    while (at > 0 && cmp.rows(c, pos[c], order[at - 1], pos[order[at - 1]]) < 0) at--;
+    order.splice(at, 0, c);
+  }
+  const out = new Int32Array(3 * order.length);
+  for (let t = 0; t < order.length; t++) {
+    const c = order[t];
+    if (t > 0) {
+      const b = order[t - 1];
+      if (cmp.rows(b, end[b] - 1, c, pos[c]) >= 0) return null;
+    }
+    out[3 * t] = c;
+    out[3 * t + 1] = pos[c];
+    out[3 * t + 2] = end[c];
+  }
+  return out;
+}
+
+/**
+ * Compares the keys of two parts' rows (given by their places in their
+ * objects' group rows) in pool order, nulls last.
+ */
+class KeyCompare {
+  /** Per part: its key vector when every part's keys are one column of one type. */
+  private vectors: (Vector | null)[];
+  /** How that column compares: 1 as bytes, 2 as numbers, 0 not at all (values). */
+  private kind: number;
+  private dir: number;
+
+  constructor(
+    private run: readonly { p: GroupRows }[],
+    private parts: readonly GroupPart[],
+    private keys: readonly RowKeys[],
+    private order: KeyOrder,
+  ) {
+    this.dir = order.desc ? -1 : 1;
+    this.vectors = parts.map(({ k }) => {
+      const pk = keys[k];
+      return pk.col === null && pk.vectors.length === 1 ? pk.vectors[0] : null;
+    });
+    this.kind = columnKind(this.vectors);
+  }
+
+  /** Whether the row has no key. */
+  missing(c: number, at: number): boolean {
+    return this.state(c, at) === NONE;
+  }
+
+  /** VALUE, NULL_ROW or NONE for a row's key. */
+  private state(c: number, at: number): number {
+    const { k } = this.parts[c];
+    const i = this.run[k].p.rows[at];
+    const v = this.vectors[c];
+    if (this.kind !== 0 && v !== null) {
+      const s = v.state[i];
+      return s === VALUE || s === NULL_ROW ? s : NONE;
+    }
+    const val = this.keys[k].value(i);
+    return val === MISSING ? NONE : val.body === null ? NULL_ROW : VALUE;
+  }
+
+  /** Negative, zero or positive as row a's key comes before, with, or after row b's. */
+  rows(ca: number, a: number, cb: number, b: number): number {
+    if (this.kind === 0) return this.byValues(ca, a, cb, b);
+    const i = this.run[this.parts[ca].k].p.rows[a];
+    const j = this.run[this.parts[cb].k].p.rows[b];
+    const x = this.vectors[ca]!, y = this.vectors[cb]!;
+    const sx = x.state[i], sy = y.state[j];
+    if (sx !== VALUE || sy !== VALUE) {
+      // Nulls last, in either direction.
+      if (sx === sy) return 0;
+      return sx === VALUE ? -1 : 1;
+    }
+    let c: number;
+    if (this.kind === 2) {
+      const p = (x as NumberVector).f64[i], q = (y as NumberVector).f64[j];
+      c = p < q ? -1 : p > q ? 1 : 0;
+    } else c = compareBytes(x as BinaryVector, i, y as BinaryVector, j);
+    return c * this.dir;
+  }
+
+  private byValues(ca: number, a: number, cb: number, b: number): number {
+    const pa = this.parts[ca], pb = this.parts[cb];
+    const x = this.keys[pa.k].value(this.run[pa.k].p.rows[a]);
+    const y = this.keys[pb.k].value(this.run[pb.k].p.rows[b]);
+    return this.order.compare(x, y);
+  }
+}
+
+/** How key columns compare: 1 strings of one type (bytes), 2 ints of one type (numbers), else 0. */
+function columnKind(vectors: readonly (Vector | null)[]): number {
+  const first = vectors[0];
+  if (first === null || first === undefined) return 0;
+  if (!vectors.every((v) => v !== null && v.type === first.type)) return 0;
+  if (vectors.every((v) => v instanceof BinaryVector && v.isString)) return 1;
+  const u = typeUnder(first.type);
+  const ints = u.kind === Kind.Primitive && isInteger(u.id) && u.id !== ID_INT8 &&
+    u.id !== ID_UINT8;
+  if (ints && vectors.every((v) => v instanceof NumberVector && v.big === null)) return 2;
+  return 0;
+}
+
+/** The byte order of two strings in their columns (UTF-8 bytes order as code points do). */
+function compareBytes(x: BinaryVector, i: number, y: BinaryVector, j: number): number {
+  const dx = x.data, dy = y.data;
+  let a = x.offsets[i], b = y.offsets[j];
+  const la = x.offsets[i + 1] - a, lb = y.offsets[j + 1] - b;
+  const n = la < lb ? la : lb;
+  for (const stop = a + n; a < stop; a++, b++) {
+    const d = dx[a] - dy[b];
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return la === lb ? 0 : la < lb ? -1 : 1;
+}

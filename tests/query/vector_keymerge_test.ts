@@ -1,0 +1,173 @@
+// The merge of a group's rows from several objects by the pool key
+// (lib/query/vector/keymerge.ts): runs in pool order, from key columns of
+// strings, of ints, and from values where the columns differ in type; null
+// where keys tie across objects or a row has none.
+
+import assert from "node:assert/strict";
+import { mergeRows, type RowKeys } from "../../lib/query/vector/keymerge.ts";
+import { MISSING } from "../../lib/query/runtime/values.ts";
+import { PoolKey } from "../../lib/lake/poolkey.ts";
+import { TypeFloat64, TypeInt64, TypeString } from "../../lib/zed/types.ts";
+import { Value } from "../../lib/zed/value.ts";
+import {
+  ABSENT,
+  BinaryVector,
+  NULL_ROW,
+  NumberVector,
+  VALUE,
+  type Vector,
+} from "../../lib/zed/vector.ts";
+
+/** A key: a string, a number, null (a null key) or undefined (no key). */
+type Key = string | number | null | undefined;
+
+function stateOf(keys: Key[]): Uint8Array {
+  return Uint8Array.from(keys, (k) => k === undefined ? ABSENT : k === null ? NULL_ROW : VALUE);
+}
+
+function strings(keys: Key[]): Vector {
+  const enc = new TextEncoder();
+  const bytes = keys.map((k) => enc.encode(typeof k === "string" ? k : ""));
+  const offsets = new Int32Array(keys.length + 1);
+  bytes.forEach((b, i) => (offsets[i + 1] = offsets[i] + b.length));
+  const data = new Uint8Array(offsets[keys.length]);
+  bytes.forEach((b, i) => data.set(b, offsets[i]));
+  return new BinaryVector(TypeString, stateOf(keys), offsets, data, true);
+}
+
+function numbers(keys: Key[], type = TypeInt64): Vector {
+  const f64 = Float64Array.from(keys, (k) => typeof k === "number" ? k : 0);
+  return new NumberVector(type, stateOf(keys), f64, null);
+}
+
+/** An object's keys as the merge reads them (one column). */
+function rowKeys(v: Vector): RowKeys {
+  return {
+    vectors: [v],
+    col: null,
+    value: (i) =>
+      v.state[i] === ABSENT ? MISSING : new Value(v.type, v.state[i] === VALUE ? v.body(i) : null),
+  };
+}
+
+/**
+ * Merges objects that each hold one group of all their rows; returns the
+ * merged keys (object:row), or null where the merge gave up.
+ */
+function merge(objects: Vector[], order: "asc" | "desc"): string[] | null {
+  const run = objects.map((v) => ({
+    p: { rows: Int32Array.from(v.state, (_, i) => i), start: Int32Array.of(0, v.length) },
+  }));
+  const parts = objects.map((_, k) => ({ k, g: 0 }));
+  const runs = mergeRows(run, parts, objects.map(rowKeys), new PoolKey(["ts"], order));
+  if (runs === null) return null;
+  const out: string[] = [];
+  for (let t = 0; t < runs.length; t += 3) {
+    for (let r = runs[t + 1]; r < runs[t + 2]; r++) out.push(`${runs[t]}:${r}`);
+  }
+  return out;
+}
+
+/**
+ * The expected order: every row sorted by the pool key (nulls last; rows
+ * without a key among them), or null where keys tie across objects.
+ */
+function expected(objects: Key[][], order: "asc" | "desc"): string[] | null {
+  const all: { key: Key; id: string }[] = [];
+  objects.forEach((keys, k) =>
+    keys.forEach((key, r) => all.push({ key: key === undefined ? null : key, id: `${k}:${r}` }))
+  );
+  const dir = order === "desc" ? -1 : 1;
+  const cmp = (a: Key, b: Key) => {
+    if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+    return (a! < b! ? -1 : a! > b! ? 1 : 0) * dir;
+  };
+  all.sort((x, y) => cmp(x.key, y.key));
+  for (let i = 1; i < all.length; i++) {
+    if (cmp(all[i - 1].key, all[i].key) === 0 && all[i - 1].id[0] !== all[i].id[0]) return null;
+  }
+  return all.map((x) => x.id);
+}
+
+Deno.test("keymerge: objects one after another come as one run each, in key order", () => {
+  const a = ["c", "d", "e"], b = ["a", "b"];
+  assert.deepEqual(merge([strings(a), strings(b)], "asc"), ["1:0", "1:1", "0:0", "0:1", "0:2"]);
+  assert.deepEqual(
+    merge([strings(["e", "d", "c"]), strings(["b", "a"])], "desc"),
+    ["0:0", "0:1", "0:2", "1:0", "1:1"],
+  );
+});
+
+Deno.test("keymerge: interleaved rows merge in runs, nulls last", () => {
+  const a: Key[] = ["a", "b", "e", "f", null], b: Key[] = ["c", "d", "g"];
+  assert.deepEqual(merge([strings(a), strings(b)], "asc"), expected([a, b], "asc"));
+  assert.deepEqual(
+    merge([strings(a), strings(b)], "asc"),
+    ["0:0", "0:1", "1:0", "1:1", "0:2", "0:3", "1:2", "0:4"],
+  );
+});
+
+Deno.test("keymerge: a key tied across objects, or a row without one, gives up", () => {
+  assert.equal(merge([strings(["a", "b"]), strings(["b", "c"])], "asc"), null);
+  assert.equal(merge([strings(["a", undefined]), strings(["b"])], "asc"), null);
+  // Where it comes after every other object's rows, its place is clear.
+  assert.deepEqual(
+    merge([strings(["a", "b"]), strings(["c", undefined])], "asc"),
+    ["0:0", "0:1", "1:0", "1:1"],
+  );
+  assert.equal(merge([numbers([1, 5]), numbers([5, 9])], "asc"), null);
+  // Two null keys tie too.
+  assert.equal(merge([strings(["a", null]), strings(["b", null])], "asc"), null);
+  // Equal keys within one object are its own order.
+  assert.deepEqual(merge([strings(["a", "a"]), strings(["b"])], "asc"), ["0:0", "0:1", "1:0"]);
+});
+
+Deno.test("keymerge: keys of different types compare as values", () => {
+  // Ints and floats compare by value: the same order as ints alone.
+  const a: Key[] = [1, 4, 10], b: Key[] = [2, 3, 11];
+  const want = expected([a, b], "asc");
+  assert.deepEqual(merge([numbers(a), numbers(b)], "asc"), want);
+  assert.deepEqual(merge([numbers(a), numbers(b, TypeFloat64)], "asc"), want);
+});
+
+Deno.test("keymerge: random keys merge as a sort by the pool key does", () => {
+  let seed = 12345;
+  const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  let merged = 0, gaveUp = 0;
+  for (let trial = 0; trial < 400; trial++) {
+    let missing = false;
+    const nObjects = 1 + rand(5);
+    const useStrings = trial % 2 === 0;
+    const order = trial % 3 === 0 ? "desc" : "asc";
+    const objects: Key[][] = [];
+    for (let k = 0; k < nObjects; k++) {
+      const n = 1 + rand(12);
+      // Spread or clustered: some objects overlap, some follow each other.
+      const base = rand(4) * 40;
+      const keys: Key[] = [];
+      for (let r = 0; r < n; r++) {
+        const x = base + rand(rand(2) === 0 ? 200 : 30);
+        keys.push(useStrings ? `k${String(x).padStart(4, "0")}é` : x);
+      }
+      const dir = order === "desc" ? -1 : 1;
+      keys.sort((p, q) => (p! < q! ? -1 : p! > q! ? 1 : 0) * dir);
+      // Rows with a null key, or none, come last in an object, as in pool order.
+      const tail = rand(12);
+      if (tail === 0) keys.push(null);
+      const gone = tail === 1;
+      if (gone) keys.push(undefined);
+      missing ||= gone;
+      objects.push(keys);
+    }
+    const vectors = objects.map((keys) => useStrings ? strings(keys) : numbers(keys));
+    const got = merge(vectors, order);
+    const want = expected(objects, order);
+    // A row without a key gives up the merge where its place matters, else it comes last.
+    if (missing && got === null) continue;
+    assert.deepEqual(got, want, JSON.stringify(objects));
+    if (got === null) gaveUp++;
+    else merged++;
+  }
+  // Both outcomes were exercised.
+  assert.ok(merged > 100 && gaveUp > 10, `${merged} merged, ${gaveUp} gave up`);
+});
