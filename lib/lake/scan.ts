@@ -128,6 +128,8 @@ class ObjectStream {
   /** Body bytes already added to the stats. */
   private counted = 0;
   private scratch: ByteWriter | null = null;
+  /** The encoded bodies of the values next() returned last, when kept. */
+  raws: Uint8Array[] | null = null;
 
   constructor(
     lake: Lake,
@@ -137,11 +139,13 @@ class ObjectStream {
     project: Projection | undefined,
     /** Applied to values when the part has no row selection. */
     private filter: Expr | null,
+    /** Keep the values' encoded bodies (for a merge's ties, when projected). */
+    private keepRaws = false,
   ) {
     const sizes = filter !== null || part.rows !== null;
     // With a row selection, the rows that do not pass are skipped undecoded.
     const select = part.rows === null ? undefined : { rows: part.rows, first: part.firstRow };
-    this.decoder = new ZngDecoder(undefined, { project, sizes, select });
+    this.decoder = new ZngDecoder(undefined, { project, sizes, select, raws: keepRaws });
     const path = lake.objectPath(pool.id, part.object.id);
     this.chunks = lake.storage.readRange(path, part.offset, part.length)[Symbol.asyncIterator]();
   }
@@ -183,6 +187,7 @@ class ObjectStream {
     this.counted = body;
     if (rows !== null) {
       // Only the selected rows were decoded; read and matched were counted from the columns.
+      this.raws = this.keepRaws ? this.decoder.raws : null;
       const sizes = this.decoder.sizes;
       for (let i = 0; i < batch.length; i++) stats.bytesMatched += sizes[i];
       return batch;
@@ -190,17 +195,23 @@ class ObjectStream {
     stats.recordsRead += batch.length;
     stats.bytesRead += read;
     const pred = this.filter;
+    const raws = this.keepRaws ? this.decoder.raws : null;
+    this.raws = raws;
     if (pred === null) {
       stats.recordsMatched += batch.length;
       stats.bytesMatched += read;
       return batch;
     }
     const out: Value[] = [];
+    const kept: Uint8Array[] | null = raws === null ? null : [];
+    this.raws = kept;
     const sizes = this.decoder.sizes;
     for (let i = 0; i < batch.length; i++) {
       const r = filterOne(batch[i], pred(batch[i]));
       if (r === undefined) continue;
       out.push(r);
+      // An error in place of the value is ordered by its own encoding.
+      kept?.push(r === batch[i] ? raws![i] : encodeBody(r.type, r.body));
       stats.recordsMatched++;
       if (r === batch[i]) {
         stats.bytesMatched += sizes[i];
@@ -224,6 +235,8 @@ class ObjectStream {
 interface Stream {
   next(): Promise<Value[] | null>;
   close(): Promise<void>;
+  /** The encoded bodies of the values next() returned last, where the stream keeps them. */
+  readonly raws?: Uint8Array[] | null;
 }
 
 /** Streams one after another. */
@@ -246,6 +259,8 @@ class ConcatStream implements Stream {
 /** A stream's position: its current batch and the value at hand. */
 class Cursor {
   batch: Value[] = [];
+  /** The batch's encoded bodies, where its stream keeps them (projected values are partial). */
+  raws: Uint8Array[] | null = null;
   i = 0;
   key!: Value;
   /** The value's encoded body, made when a tie needs it. */
@@ -261,6 +276,7 @@ class Cursor {
     this.enc = null;
   }
   encoded(): Uint8Array {
+    if (this.raws !== null) return this.raws[this.i];
     if (this.enc === null) {
       const v = this.batch[this.i];
       this.enc = encodeBody(v.type, v.body);
@@ -300,6 +316,7 @@ class MergeStream implements Stream {
       const b = await c.stream.next();
       if (b === null) return false;
       c.batch = b;
+      c.raws = c.stream.raws ?? null;
       i = 0;
     }
     c.at(i, this.key.keyOf(c.batch[i]));
@@ -484,8 +501,20 @@ export class PoolScan implements ValueReader {
           group = kept;
           if (group.length === 0) continue;
         } else this.stats.objectsRead += group.length;
+        // Merged values are ordered by their encoded bodies where keys tie,
+        // which projected values no longer give: the decoder keeps them.
+        const merged = group.length > 1 && this.opts.ordered !== false;
+        const raws = merged && this.project !== undefined;
         const streams = group.map((p) =>
-          new ObjectStream(this.lake, this.pool, p, this.stats, this.project, this.opts.filter)
+          new ObjectStream(
+            this.lake,
+            this.pool,
+            p,
+            this.stats,
+            this.project,
+            this.opts.filter,
+            raws,
+          )
         );
         this.current = streams.length === 1
           ? streams[0]

@@ -71,7 +71,8 @@ export class ColumnTies {
 
   private encode(r: TiedRow, k: number, rec: RecordType, f: number): Uint8Array | null {
     const field = rec.fields[f];
-    if (typeUnder(field.type).kind !== Kind.Primitive) return null;
+    // Primitives, and arrays or sets of them (list columns); nested records are left to rows.
+    if (typeUnder(field.type).kind === Kind.Record) return null;
     const key = `${r.obj}/${k}/${f}`;
     let v = this.vectors.get(key);
     if (v === undefined) {

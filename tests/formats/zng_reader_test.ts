@@ -7,6 +7,7 @@ import { decodeZng, ZngDecoder, ZngReader } from "../../lib/formats/zng/reader.t
 import { ZngControl } from "../../lib/formats/zng/scanner.ts";
 import { encodeZng, ZngEncoder } from "../../lib/formats/zng/writer.ts";
 import { parseZsonValue } from "../../lib/formats/zson/reader.ts";
+import { encodeBody } from "../../lib/zed/zcode.ts";
 import type { Value } from "../../lib/zed/value.ts";
 import { concatBytes, toZson, unhex } from "./zng_helpers.ts";
 
@@ -121,4 +122,29 @@ Deno.test("zng decoder: incremental feeding reports the bytes it needs", () => {
   assert.equal(got.length, 100);
   // Exactly the stream's bytes were needed.
   assert.equal(fed, b.length);
+});
+
+Deno.test("zng reader: raws keeps each value's encoded body, projected or not, compressed or not", () => {
+  const values = [
+    ...records(300),
+    parseZsonValue('{a:1,s:null(string),l:["p","q"]}'),
+    parseZsonValue("null({a:int64})"),
+  ];
+  for (const compress of [true, false]) {
+    // Frames small enough that a batch spans several, and chunks that split frames.
+    const b = encodeZng(values, { compress, frameThreshold: 1000 });
+    const dec = new ZngDecoder(undefined, { raws: true, project: () => new Set([1]) });
+    const raws: Uint8Array[] = [];
+    for (let i = 0; i < b.length; i += 777) {
+      dec.feed(b.subarray(i, i + 777), i + 777 >= b.length);
+      for (let r = dec.next(); r !== null && r !== undefined; r = dec.next()) {
+        // Kept as given: they must stay valid after later input.
+        if (Array.isArray(r)) raws.push(...dec.raws);
+      }
+    }
+    assert.equal(raws.length, values.length);
+    values.forEach((v, i) =>
+      assert.deepEqual(raws[i], encodeBody(v.type, v.body), `value ${i}, compress ${compress}`)
+    );
+  }
 });

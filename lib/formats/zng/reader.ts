@@ -29,9 +29,12 @@ export class ZngDecoder {
   private scanner: ZngScanner;
   private pending: Value[] = [];
   private pendingSizes: number[] = [];
+  private pendingRaws: Uint8Array[] = [];
   private taken = 0;
   /** With opts.sizes: the body sizes of the values of the batch next() returned last. */
   sizes: number[] = [];
+  /** With opts.raws: the encoded bodies of the values of the batch next() returned last. */
+  raws: Uint8Array[] = [];
   private stashed: ZngControl | null = null;
   private failure: unknown = null;
   private ended = false;
@@ -66,6 +69,7 @@ export class ZngDecoder {
     }
     let batch: Value[] | null = null;
     this.sizes = [];
+    this.raws = [];
     for (;;) {
       const pending = this.pending;
       if (this.taken < pending.length) {
@@ -74,11 +78,13 @@ export class ZngDecoder {
         if (batch === null && this.taken === 0 && n === pending.length) {
           batch = pending;
           this.sizes = this.pendingSizes;
+          this.raws = this.pendingRaws;
         } else {
           if (batch === null) batch = [];
           for (let i = 0; i < n; i++) batch.push(pending[this.taken + i]);
-          const ps = this.pendingSizes;
+          const ps = this.pendingSizes, pr = this.pendingRaws;
           if (ps.length > 0) { for (let i = 0; i < n; i++) this.sizes.push(ps[this.taken + i]); }
+          if (pr.length > 0) { for (let i = 0; i < n; i++) this.raws.push(pr[this.taken + i]); }
         }
         this.taken += n;
         if (batch.length >= BATCH_SIZE) return batch;
@@ -97,6 +103,7 @@ export class ZngDecoder {
         case VALUES:
           this.pending = this.scanner.values;
           this.pendingSizes = this.scanner.sizes;
+          this.pendingRaws = this.scanner.raws;
           this.taken = 0;
           continue;
         case CONTROL: {

@@ -54,6 +54,12 @@ export interface ScannerOptions {
   /** Keep each value's body size (see ZngScanner.sizes). */
   sizes?: boolean;
   /**
+   * Keep each value's encoded body (see ZngScanner.raws): what a merge
+   * orders tied values by, when a projection leaves their decoded values
+   * incomplete.
+   */
+  raws?: boolean;
+  /**
    * Decode only some values: those whose number (counting from `first` for
    * the first value read) has rows[number] === 1; the others are skipped
    * undecoded (and not counted in bodyBytes).
@@ -81,6 +87,9 @@ export class ZngScanner {
   /** With opts.sizes: the body size of each value in `values`. */
   sizes: number[] = [];
   private keepSizes: boolean;
+  /** With opts.raws: the encoded body of each value in `values` (empty for null). */
+  raws: Uint8Array[] = [];
+  private keepRaws: boolean;
   /** With opts.select: which values to decode, and the number of the next one. */
   private selected: Uint8Array | null;
   private row: number;
@@ -89,6 +98,7 @@ export class ZngScanner {
     this.types = new StreamTypes(opts.validate ?? false, opts.project);
     this.max = opts.max ?? MAX_FRAME;
     this.keepSizes = opts.sizes ?? false;
+    this.keepRaws = opts.raws ?? false;
     this.selected = opts.select?.rows ?? null;
     this.row = opts.select?.first ?? 0;
   }
@@ -197,7 +207,7 @@ export class ZngScanner {
           this.types.decode(payload, from, to);
           continue;
         case FRAME_VALUES:
-          this.values = this.decodeValues(payload, from, to);
+          this.values = this.decodeValues(payload, from, to, payload !== buf);
           return VALUES;
         default:
           if (to === from) throw malformed();
@@ -251,12 +261,15 @@ export class ZngScanner {
     return -2;
   }
 
-  private decodeValues(buf: Uint8Array, p: number, end: number): Value[] {
+  /** The values of a frame; `fresh` when buf is the frame's own (decompressed) bytes. */
+  private decodeValues(buf: Uint8Array, p: number, end: number, fresh: boolean): Value[] {
     const body = this.body;
     const types = this.types;
     body.setBuffer(buf);
     const out: Value[] = [];
     const sizes: number[] | null = this.keepSizes ? [] : null;
+    // Views of a frame's own bytes; copies of the input's, whose buffer is not the frame's.
+    const raws: Uint8Array[] | null = this.keepRaws ? [] : null;
     const selected = this.selected;
     while (p < end) {
       // The type id.
@@ -293,14 +306,17 @@ export class ZngScanner {
       if (tag === 0) {
         out.push(new Value(t, null));
         sizes?.push(0);
+        raws?.push(EMPTY);
         continue;
       }
       out.push(new Value(t, body.decode(types.valuePlan(id), p, len)));
       sizes?.push(len);
+      raws?.push(fresh ? buf.subarray(p, p + len) : buf.slice(p, p + len));
       this.bodyBytes += len;
       p += len;
     }
     if (sizes !== null) this.sizes = sizes;
+    if (raws !== null) this.raws = raws;
     return out;
   }
 }
