@@ -159,6 +159,8 @@ function keyValue(c: Cursor): Value {
   return c.key !== NULL ? c.key : new Value(c.keys!.type, c.keys!.body(c.row));
 }
 
+const NONE: Cursor[] = [];
+
 /** A binary min-heap of cursors. */
 export class CursorHeap {
   constructor(private items: Cursor[], private less: (a: Cursor, b: Cursor) => number) {
@@ -178,15 +180,23 @@ export class CursorHeap {
    * only equal keys above it, so the search goes down equal children only.
    */
   equalToTop(): Cursor[] {
-    const a = this.items, out: Cursor[] = [];
+    const a = this.items;
+    // Most often neither child ties: no search.
+    if (!this.ties(1) && !this.ties(2)) return NONE;
+    const out: Cursor[] = [];
     const todo = [1, 2];
     while (todo.length > 0) {
       const i = todo.pop()!;
-      if (i >= a.length || this.less(a[i], a[0]) !== 0) continue;
+      if (!this.ties(i)) continue;
       out.push(a[i]);
       todo.push(2 * i + 1, 2 * i + 2);
     }
     return out;
+  }
+  /** Whether cursor i exists and ties with the top. */
+  private ties(i: number): boolean {
+    const a = this.items;
+    return i < a.length && this.less(a[i], a[0]) === 0;
   }
   /** Restores order after the top moved. */
   fix(): void {
