@@ -185,9 +185,10 @@ class ObjectStream {
     const body = this.decoder.bodyBytes;
     const read = body - this.counted;
     this.counted = body;
+    const raws = this.keepRaws ? this.decoder.raws : null;
+    this.raws = raws;
     if (rows !== null) {
       // Only the selected rows were decoded; read and matched were counted from the columns.
-      this.raws = this.keepRaws ? this.decoder.raws : null;
       const sizes = this.decoder.sizes;
       for (let i = 0; i < batch.length; i++) stats.bytesMatched += sizes[i];
       return batch;
@@ -195,8 +196,6 @@ class ObjectStream {
     stats.recordsRead += batch.length;
     stats.bytesRead += read;
     const pred = this.filter;
-    const raws = this.keepRaws ? this.decoder.raws : null;
-    this.raws = raws;
     if (pred === null) {
       stats.recordsMatched += batch.length;
       stats.bytesMatched += read;
@@ -210,14 +209,14 @@ class ObjectStream {
       const r = filterOne(batch[i], pred(batch[i]));
       if (r === undefined) continue;
       out.push(r);
-      // An error in place of the value is ordered by its own encoding.
-      kept?.push(r === batch[i] ? raws![i] : encodeBody(r.type, r.body));
       stats.recordsMatched++;
       if (r === batch[i]) {
+        kept?.push(raws![i]);
         stats.bytesMatched += sizes[i];
         continue;
       }
-      // An error in place of the value: its own size.
+      // An error in place of the value: its own size and encoding.
+      kept?.push(encodeBody(r.type, r.body));
       const scratch = this.scratch ??= new ByteWriter(256);
       scratch.reset();
       appendTagged(scratch, r.type, r.body);
