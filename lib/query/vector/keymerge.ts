@@ -9,7 +9,7 @@
 import { MISSING } from "../runtime/values.ts";
 import { ID_INT8, ID_UINT8, isInteger, Kind, typeUnder } from "../../zed/types.ts";
 import type { Value } from "../../zed/value.ts";
-import { BinaryVector, NULL_ROW, NumberVector, VALUE, type Vector } from "../../zed/vector.ts";
+import { ABSENT, BinaryVector, NumberVector, VALUE, type Vector } from "../../zed/vector.ts";
 
 /** The order of an object's rows, as summarize.ts reads them. */
 export interface GroupRows {
@@ -37,9 +37,6 @@ export interface GroupPart {
   k: number;
   g: number;
 }
-
-/** No key: the row lacks one (the merge gives up); unlike a vector's row states. */
-const NONE = -1;
 
 /**
  * A group's rows in several objects merged in pool order, as runs of one
@@ -168,7 +165,7 @@ function inSequence(
  * objects' group rows) in pool order, nulls last.
  */
 class KeyCompare {
-  /** Per part: its key vector when every part's keys are one column of one type. */
+  /** Per part: its key vector when it is one column (of the same type in every part, when kind is not 0). */
   private vectors: (Vector | null)[];
   /** How that column compares: 1 as bytes, 2 as numbers, 0 not at all (values). */
   private kind: number;
@@ -190,20 +187,10 @@ class KeyCompare {
 
   /** Whether the row has no key. */
   missing(c: number, at: number): boolean {
-    return this.state(c, at) === NONE;
-  }
-
-  /** VALUE, NULL_ROW or NONE for a row's key. */
-  private state(c: number, at: number): number {
     const { k } = this.parts[c];
     const i = this.run[k].p.rows[at];
-    const v = this.vectors[c];
-    if (this.kind !== 0 && v !== null) {
-      const s = v.state[i];
-      return s === VALUE || s === NULL_ROW ? s : NONE;
-    }
-    const val = this.keys[k].value(i);
-    return val === MISSING ? NONE : val.body === null ? NULL_ROW : VALUE;
+    if (this.kind !== 0) return this.vectors[c]!.state[i] === ABSENT;
+    return this.keys[k].value(i) === MISSING;
   }
 
   /** Negative, zero or positive as row a's key comes before, with, or after row b's. */

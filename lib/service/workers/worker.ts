@@ -175,15 +175,13 @@ scope.onmessage = (e) => {
     case "body":
       bodies.get(m.id)?.queue.push(m.chunk);
       break;
-    case "body-end":
-      {
-        const body = bodies.get(m.id);
-        if (body !== undefined) {
-          body.continuation = m.continuation ?? null;
-          body.queue.end();
-        }
-      }
+    case "body-end": {
+      const body = bodies.get(m.id);
+      if (body === undefined) break;
+      body.continuation = m.continuation ?? null;
+      body.queue.end();
       break;
+    }
     case "body-error":
       bodies.get(m.id)?.queue.end(new Error(m.message));
       break;
