@@ -255,6 +255,8 @@ export const serveCommand = command({
         }),
       ]);
       await pool.start(lake.root);
+      // Counts the catalog answers are answered on this thread.
+      preloadMetadata(lake, false);
     } else if (flags.warmup !== false) {
       const service = { version: VERSION, routes, rawAccept: rawAcceptRoutes, workers: 0 };
       await warmUp(3, (warm, queries) => warmRequests(warm, queries, service));

@@ -49,6 +49,20 @@ export class CountScan implements ValueReader {
     private stats: ScanStats,
   ) {}
 
+  /**
+   * True when the count comes from the catalog alone: no filter, or one that
+   * is exactly a key range every object lies within or outside of.
+   */
+  fromMetadataOnly(): boolean {
+    const { exact, range } = this.plan;
+    if (exact === undefined) return false;
+    for (const o of this.objects) {
+      if (range !== null && !spanMayMatch(o.span, range)) continue;
+      if (exact !== null && !spanWithin(o.span, o.first, o.last, exact)) return false;
+    }
+    return true;
+  }
+
   async read(): Promise<Batch | null> {
     if (this.done) return null;
     this.done = true;

@@ -12,6 +12,7 @@ import {
 } from "../query/mod.ts";
 import type { Lake } from "./lake.ts";
 import { newScanStats, type ScanStats } from "./scan.ts";
+import { CountScan } from "./count.ts";
 import { type Head, openLakeSource } from "./sources.ts";
 
 const HEAD_SOURCE: ast.Source = {
@@ -62,6 +63,15 @@ export function prepareLakeQuery(
     )
   );
   return { query, readers, stats };
+}
+
+/**
+ * True when every source of a prepared query is a count the catalog answers
+ * (no object's data is read): work too small to be worth a worker thread.
+ */
+export function answeredFromMetadata(p: PreparedQuery): boolean {
+  return p.readers.length > 0 &&
+    p.readers.every((r) => r instanceof CountScan && r.fromMetadataOnly());
 }
 
 /** Compiles and runs a query over the lake, writing its output; returns what the scans read. */

@@ -124,15 +124,16 @@ function forget(lake: Lake): void {
 /**
  * Reads the metadata of every branch tip of a lake into memory: its objects
  * and their columns' manifests (parsed, with their types), so the first
- * query of each pool does not pay for that. Returns how many objects.
+ * query of each pool does not pay for that. Without columns, the objects
+ * only (what counts from the catalog read). Returns how many objects.
  */
-export function preloadMetadata(lake: Lake): number {
+export function preloadMetadata(lake: Lake, columns = true): number {
   let n = 0;
   try {
     for (const pool of listPools(lake.catalog)) {
       for (const branch of listBranches(lake.catalog, pool.id)) {
         for (const o of tipObjects(lake.catalog, pool.id, branch.name)) {
-          openColumns(lake, pool.id, o);
+          if (columns) openColumns(lake, pool.id, o);
           n++;
         }
       }

@@ -236,6 +236,8 @@ export class WorkerPool {
   private nextIndex = 0;
   /** Workers replaced because their heap grew (they return its memory). */
   retired = 0;
+  /** Queries handed to workers so far. */
+  queriesSent = 0;
   private nextId = 1;
   private stopped = false;
 
@@ -336,6 +338,7 @@ export class WorkerPool {
     if (this.stopped) throw new LochError("internal", "query workers stopped");
     const w = this.pick();
     const id = this.nextId++;
+    this.queriesSent++;
     const out = w.query(id, job);
     out.onEnd = onEnd;
     const cancel = () => w.send({ type: "cancel", id });
