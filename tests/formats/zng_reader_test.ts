@@ -124,6 +124,32 @@ Deno.test("zng decoder: incremental feeding reports the bytes it needs", () => {
   assert.equal(fed, b.length);
 });
 
+Deno.test("zng reader: select decodes the chosen values and skips the others, nulls among them", () => {
+  // Nulls (no body) between values, at the start and at the end.
+  const values = [
+    parseZsonValue("null({a:int64,s:string})"),
+    ...records(40),
+    parseZsonValue("null({a:int64,s:string})"),
+    parseZsonValue('"str"'),
+    parseZsonValue("null(string)"),
+    ...records(20, 40),
+    parseZsonValue("null({a:int64})"),
+  ];
+  const b = encodeZng(values, { frameThreshold: 300 });
+  for (let pick = 1; pick <= 5; pick++) {
+    const rows = new Uint8Array(values.length);
+    for (let i = 0; i < values.length; i += pick) rows[i] = 1;
+    const dec = new ZngDecoder(undefined, { select: { rows, first: 0 } });
+    dec.feed(b, true);
+    let got = "";
+    for (let r = dec.next(); r !== null && r !== undefined; r = dec.next()) {
+      if (Array.isArray(r)) got += toZson(r);
+    }
+    const want = toZson(values.filter((_, i) => rows[i] === 1));
+    assert.deepEqual(got, want, `every ${pick}`);
+  }
+});
+
 Deno.test("zng reader: raws keeps each value's encoded body, projected or not, compressed or not", () => {
   const values = [
     ...records(300),

@@ -300,7 +300,8 @@ export class ZngScanner {
       const t = types.valueType(id);
       if (t === undefined) throw invalid(`zngio: type ID ${id} not in context`);
       if (selected !== null && selected[this.row++] !== 1) {
-        p += len;
+        // A null (tag 0) has no body to skip.
+        if (tag !== 0) p += len;
         continue;
       }
       if (tag === 0) {
