@@ -13,11 +13,24 @@
 
 import type { ValueReader } from "../formats/io.ts";
 import { ZngDecoder } from "../formats/zng/reader.ts";
-import { type Expr, LimitReader, type VectorFilter } from "../query/mod.ts";
+import {
+  Collector,
+  type Expr,
+  type HeadCut,
+  LimitReader,
+  MISSING,
+  OpReader,
+  type VectorFilter,
+} from "../query/mod.ts";
 import type { Batch, Value } from "../zed/value.ts";
 import { encodeBody } from "../zed/zcode.ts";
 import type { Vector } from "../zed/vector.ts";
-import { type ObjectColumns, openColumns, valuesFromColumns } from "./columns/mod.ts";
+import {
+  cutFromColumns,
+  type ObjectColumns,
+  openColumns,
+  valuesFromColumns,
+} from "./columns/mod.ts";
 import { comparePrefixes, Cursor, CursorHeap, cursorOrder, sharedPrefix } from "./headmerge.ts";
 import { ColumnTies } from "./ties.ts";
 import type { Lake } from "./lake.ts";
@@ -37,6 +50,8 @@ export interface HeadPlan {
   vector: VectorFilter | null;
   /** The top-level fields the query reads, or null for all. */
   fields: string[] | null;
+  /** A cut the scan performs on the values (absent or null: none). */
+  cut?: HeadCut | null;
 }
 
 /** A picked row: its object (index into the run) and row number. */
@@ -94,7 +109,9 @@ export class HeadScan implements ValueReader {
           ordered: true,
           stats: this.stats,
         });
-        this.rest = new LimitReader(scan, limit - out.length);
+        const first = new LimitReader(scan, limit - out.length);
+        const cut = this.plan.cut;
+        this.rest = cut ? new OpReader(first, cut.make) : first;
         break;
       }
       for (const v of vals) out.push(v);
@@ -268,10 +285,14 @@ export class HeadScan implements ValueReader {
       rows.push(p.row);
     }
     const found = new Map<number, Value[]>();
+    const cut = this.plan.cut ?? null;
     for (const [i, rows] of byObj) {
-      // The values of rows, in their order.
-      const vals = (await this.fromColumnValues(cols[i], rows)) ??
-        (await this.fromRows(run[i], rows, true));
+      // The values of rows, in their order (cut, when the scan cuts them).
+      const vals = cut === null
+        ? (await this.fromColumnValues(cols[i], rows)) ??
+          (await this.fromRows(run[i], rows, true))
+        : (await cutFromColumns(cols[i], rows, cut.names, MISSING)) ??
+          cutValues(cut, await this.fromRows(run[i], rows, true));
       found.set(i, vals);
       const sizes = await cols[i].sizesPrefix(rows.reduce((m, r) => Math.max(m, r), 0) + 1);
       let bytes = 0;
@@ -346,6 +367,13 @@ export class HeadScan implements ValueReader {
     }
     return out;
   }
+}
+
+/** What a cut makes of values (one each). */
+function cutValues(cut: HeadCut, vals: Value[]): Value[] {
+  const collector = new Collector();
+  cut.make(collector).push(vals);
+  return collector.take().flat();
 }
 
 function drain(dec: ZngDecoder, out: Value[]): void {

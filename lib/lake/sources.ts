@@ -11,6 +11,7 @@ import {
   FALSE,
   filterOne,
   globToRegexp,
+  type HeadCut,
   LimitReader,
   NO_ACCESS,
   openFileSource,
@@ -194,20 +195,24 @@ class PoolReading {
       case "sort":
         return this.sort(p);
       case "head":
-        return this.head(p.limit);
+        return this.head(p.limit, p.cut);
     }
     return this.scan(this.plan.ordered);
   }
 
-  /** The first n values in pool order. */
-  private head(n: number): ValueReader {
-    if (this.bounds !== null || !useColumns()) return new LimitReader(this.scan(true), n);
+  /** The first n values in pool order (cut, when given). */
+  private head(n: number, cut: HeadCut | null = null): ValueReader {
+    if (this.bounds !== null || !useColumns()) {
+      const first = new LimitReader(this.scan(true), n);
+      return cut === null ? first : new OpReader(first, cut.make, this.signal);
+    }
     return new HeadScan(this.lake, this.view.pool, this.key, this.view.objects, {
       limit: n,
       range: this.range,
       filter: this.pred,
       vector: this.vector,
       fields: this.plan.fields,
+      cut,
     }, this.stats);
   }
 

@@ -123,6 +123,51 @@ Deno.test("head in pool order from key columns: ties between objects in the valu
   });
 });
 
+Deno.test("a cut of fields by name next to a head is made as the cut operator makes it", async () => {
+  await withLake(async (lake) => {
+    for (const order of ["asc", "desc"] as const) {
+      const p = keyedPool(lake, `cut_${order}`, "ts", order);
+      for (let part = 0; part < 3; part++) {
+        let text = "";
+        for (let i = 0; i < 60; i++) {
+          const ts = (i * 7 + part * 3) % 90;
+          const q = i % 4 === 0 ? "" : `,query:"q${i % 5}"`;
+          const id = i % 6 === 0
+            ? "null({h:ip,p:uint16})"
+            : `{h:10.0.0.${i % 9},p:${i % 3}(uint16)}`;
+          const n = part === 1 ? `n:"${i}"` : `n:${i}`; // another type in one object
+          text += `{ts:${ts}${q},id:${id},a:[${i % 3},${i}],${n}}\n`;
+        }
+        text +=
+          `{ts:${part},query:null(string)}\nnull({ts:int64,query:string})\n{query:"nokey"}\n"str"\n`;
+        await loadText(lake, p, text);
+      }
+      for (
+        const q of [
+          "cut ts,query | head 70",
+          "head 200 | cut query,ts,nosuch",
+          "cut query | head 1",
+          "cut a,n | head 150",
+          "cut id | head 100",
+          "cut id,ts | head 190",
+          "ts > 20 | cut n,query | head 40",
+        ]
+      ) {
+        const fast = await agreed(lake, `from cut_${order} | ${q}`);
+        // The operator itself, with nothing pushed to the source.
+        assert.deepEqual(fast, await lines(lake, `from cut_${order} | yield this | ${q}`), q);
+      }
+      // Made from the columns: no rows decoded.
+      const r = await query(lake, `from cut_${order} | cut ts,query,a | head 20`);
+      assert.equal(r.lines.length, 20);
+      assert.equal(r.stats.bytesFetched, 0, order);
+    }
+    // Not a cut by names: the operator runs after the head, as before.
+    await assert.rejects(() => query(lake, "from cut_asc | cut a,a | head 1"), /duplicate field/);
+    assert.deepEqual(await lines(lake, "from cut_asc | cut x:=ts | head 1"), ["{x:0}"]);
+  });
+});
+
 Deno.test("a projected scan orders values with tied keys by their whole encodings", async () => {
   await withLake(async (lake) => {
     // Tied on k; the first field (not read by the query) decides: ["p"]

@@ -5,7 +5,8 @@
 // fields in columns, no nested record ever null), or, when the query reads
 // only some top-level fields, those fields must be leaves the columns hold.
 
-import { Kind, type RecordType, typeUnder } from "../../zed/types.ts";
+import { zctx } from "../../zed/context.ts";
+import { Kind, type RecordType, type Type, typeUnder } from "../../zed/types.ts";
 import { type Body, Value } from "../../zed/value.ts";
 import { VALUE } from "../../zed/vector.ts";
 import type { ObjectColumns } from "./reader.ts";
@@ -46,6 +47,72 @@ export async function valuesFromColumns(
   return out;
 }
 
+/**
+ * What `cut names` (top-level fields by name) makes of rows of an object,
+ * in their order, from the columns: records of those fields, with
+ * error("missing") where a row has no such field. Null when the columns
+ * cannot make them (a row not a record, a field they do not hold).
+ */
+export async function cutFromColumns(
+  c: ObjectColumns,
+  rows: readonly number[],
+  names: readonly string[],
+  missing: Value,
+): Promise<Value[] | null> {
+  let upTo = 0;
+  for (const r of rows) if (r >= upTo) upTo = r + 1;
+  const types = await c.typeIndexUpTo(upTo);
+  const made = new Map<number, { type: RecordType; fields: Build[] } | null>();
+  for (const r of rows) {
+    const k = types === null ? 0 : types[r];
+    if (made.has(k)) continue;
+    const rec = typeUnder(c.types[k]);
+    if (rec.kind !== Kind.Record) return null;
+    const outTypes: Type[] = [];
+    const fields: Build[] = [];
+    for (const name of names) {
+      const f = rec.fields.find((x) => x.name === name);
+      if (f === undefined) {
+        outTypes.push(missing.type);
+        fields.push(() => missing.body);
+        continue;
+      }
+      const u = typeUnder(f.type);
+      const b = u.kind === Kind.Record
+        ? (c.complete[k] ? await recordBuild(c, k, u, [name], null, true, upTo) : null)
+        : await leafBuild(c, k, [name], f.type, upTo);
+      if (b === null) return null;
+      outTypes.push(f.type);
+      fields.push(b);
+    }
+    made.set(k, { type: zctx.lookupRecordOf(names, outTypes), fields });
+  }
+  const n = names.length;
+  const out: Value[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    const m = made.get(types === null ? 0 : types[r])!;
+    const body: Body[] = new Array(n);
+    for (let j = 0; j < n; j++) body[j] = m.fields[j](r);
+    out[i] = new Value(m.type, body);
+  }
+  return out;
+}
+
+/** How to make a leaf field's body from its column, or null when the columns do not hold it. */
+async function leafBuild(
+  c: ObjectColumns,
+  k: number,
+  at: string[],
+  type: Type,
+  upTo: number,
+): Promise<Build | null> {
+  const ref = c.columnsOf(at).find((x) => x.type === type && x.covers.includes(k));
+  if (ref === undefined) return null;
+  const v = await c.prefixVector(ref, upTo);
+  return (r) => v.state[r] === VALUE ? v.body(r) : null;
+}
+
 /** How to make a record's body from its fields' columns, or null when some column is missing. */
 async function recordBuild(
   c: ObjectColumns,
@@ -73,10 +140,9 @@ async function recordBuild(
       fields.push(b);
       continue;
     }
-    const ref = c.columnsOf(at).find((x) => x.type === f.type && x.covers.includes(k));
-    if (ref === undefined) return null;
-    const v = await c.prefixVector(ref, upTo);
-    fields.push((r) => v.state[r] === VALUE ? v.body(r) : null);
+    const b = await leafBuild(c, k, at, f.type, upTo);
+    if (b === null) return null;
+    fields.push(b);
   }
   const n = rec.fields.length, made = fields.length;
   if (made === n) {

@@ -37,8 +37,19 @@ export type Pushdown =
     limit: number | null;
     make: OpFactory;
   }
-  /** `head N`: the first N values in pool order (also under a `cut`, which maps one to one). */
-  | { kind: "head"; limit: number };
+  /**
+   * `head N`: the first N values in pool order (also under a `cut`, which
+   * maps one to one). With `cut`: a cut of top-level fields by name next to
+   * the head, which the source performs too (names: the fields, in order;
+   * make: the operator itself, for values the source makes from rows).
+   */
+  | { kind: "head"; limit: number; cut: HeadCut | null };
+
+/** A `cut` of top-level fields by name (no assignments), performed by a head's source. */
+export interface HeadCut {
+  names: string[];
+  make: OpFactory;
+}
 
 /** Aggregates whose result does not depend on the order of their input. */
 const ORDER_FREE_AGGS = new Set(["count", "dcount", "min", "max", "and", "or"]);
@@ -70,11 +81,15 @@ export function planPushdown(
   const head = ops[0];
   if (head === undefined) return null;
   if (head.kind === "Head") {
-    return { pushdown: { kind: "head", limit: head.count }, rest: ops.slice(1) };
+    const cut = headCut(c, ops[1], scope);
+    const rest = ops.slice(cut === null ? 1 : 2);
+    return { pushdown: { kind: "head", limit: head.count, cut }, rest };
   }
   if (head.kind === "Cut" && ops[1]?.kind === "Head") {
     // A cut makes one value of each: the head can come first.
-    return { pushdown: { kind: "head", limit: ops[1].count }, rest: [head, ...ops.slice(2)] };
+    const cut = headCut(c, head, scope);
+    const rest = cut === null ? [head, ...ops.slice(2)] : ops.slice(2);
+    return { pushdown: { kind: "head", limit: ops[1].count, cut }, rest };
   }
   const countField = countOf(head);
   if (countField !== null) {
@@ -111,6 +126,18 @@ export function planPushdown(
     };
   }
   return null;
+}
+
+/** op as a cut of top-level fields by name (`cut a,b`), else null. */
+function headCut(c: OpCompiler, op: ast.Op | undefined, scope: Scope): HeadCut | null {
+  if (op?.kind !== "Cut" || op.args.length === 0) return null;
+  const names: string[] = [];
+  for (const a of op.args) {
+    if (a.lhs !== null || a.rhs.kind !== "ID" || a.rhs.name === "this") return null;
+    if (mentionsBound(a.rhs, scope) || names.includes(a.rhs.name)) return null;
+    names.push(a.rhs.name);
+  }
+  return { names, make: c.op(op, scope) };
 }
 
 function isPlainCount(e: ast.Expr): boolean {
