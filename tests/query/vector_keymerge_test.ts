@@ -4,7 +4,7 @@
 // where keys tie across objects or a row has none.
 
 import assert from "node:assert/strict";
-import { mergeRows, type RowKeys } from "../../lib/query/vector/keymerge.ts";
+import { mergeRows, type RowKeys, RunKeys } from "../../lib/query/vector/keymerge.ts";
 import { MISSING } from "../../lib/query/runtime/values.ts";
 import { PoolKey } from "../../lib/lake/poolkey.ts";
 import { TypeFloat64, TypeInt64, TypeString } from "../../lib/zed/types.ts";
@@ -59,7 +59,8 @@ function merge(objects: Vector[], order: "asc" | "desc"): string[] | null {
     p: { rows: Int32Array.from(v.state, (_, i) => i), start: Int32Array.of(0, v.length) },
   }));
   const parts = objects.map((_, k) => ({ k, g: 0 }));
-  const runs = mergeRows(run, parts, objects.map(rowKeys), new PoolKey(["ts"], order));
+  const keys = new RunKeys(objects.map(rowKeys), new PoolKey(["ts"], order));
+  const runs = mergeRows(run, parts, keys);
   if (runs === null) return null;
   const out: string[] = [];
   for (let t = 0; t < runs.length; t += 3) {

@@ -47,26 +47,30 @@ export interface GroupPart {
 export function mergeRows(
   run: readonly { p: GroupRows }[],
   parts: readonly GroupPart[],
-  keys: readonly RowKeys[],
-  order: KeyOrder,
+  keys: RunKeys,
 ): Int32Array | null {
   const n = parts.length;
-  const cmp = new KeyCompare(run, parts, keys, order);
   const pos = new Int32Array(n), end = new Int32Array(n);
+  /** Per part: its object, and its rows there (as p.rows[at] gives them). */
+  const obj = new Int32Array(n);
+  const rows: Int32Array[] = new Array(n);
   /** Whether the part has rows left. */
   const live = new Uint8Array(n);
   let total = 0;
   for (let c = 0; c < n; c++) {
     const { k, g } = parts[c];
-    pos[c] = run[k].p.start[g];
-    end[c] = run[k].p.start[g + 1];
+    const p = run[k].p;
+    obj[c] = k;
+    rows[c] = p.rows;
+    pos[c] = p.start[g];
+    end[c] = p.start[g + 1];
     total += end[c] - pos[c];
     if (pos[c] < end[c]) {
-      if (cmp.missing(c, pos[c])) return null;
+      if (keys.missing(k, p.rows[pos[c]])) return null;
       live[c] = 1;
     }
   }
-  const sorted = inSequence(cmp, live, pos, end);
+  const sorted = inSequence(keys, obj, rows, live, pos, end);
   if (sorted !== null) return sorted;
   const out: number[] = [];
   for (let left = total; left > 0;) {
@@ -78,17 +82,21 @@ export function mergeRows(
         best = c;
         continue;
       }
-      const d = cmp.rows(c, pos[c], best, pos[best]);
+      const d = keys.compare(obj[c], rows[c][pos[c]], obj[best], rows[best][pos[best]]);
       if (d === 0) return null;
       if (d < 0) {
         second = best;
         best = c;
-      } else if (second < 0 || cmp.rows(c, pos[c], second, pos[second]) < 0) second = c;
+      } else if (
+        second < 0 ||
+        keys.compare(obj[c], rows[c][pos[c]], obj[second], rows[second][pos[second]]) < 0
+      ) second = c;
     }
     // Its rows before the others' next key: [pos, stop).
     let stop = end[best];
+    const kb = obj[best], rb = rows[best];
     if (second >= 0) {
-      const bound = pos[second];
+      const ks = obj[second], bound = rows[second][pos[second]];
       // Galloping: the first row at or past the bound lies in (lo, hi].
       let lo = pos[best], step = 1, hi = lo + 1;
       for (;;) {
@@ -96,8 +104,8 @@ export function mergeRows(
           hi = end[best];
           break;
         }
-        if (cmp.missing(best, hi)) return null;
-        const d = cmp.rows(best, hi, second, bound);
+        if (keys.missing(kb, rb[hi])) return null;
+        const d = keys.compare(kb, rb[hi], ks, bound);
         if (d === 0) return null;
         if (d > 0) break;
         lo = hi;
@@ -106,8 +114,8 @@ export function mergeRows(
       }
       while (hi - lo > 1) {
         const mid = (lo + hi) >>> 1;
-        if (cmp.missing(best, mid)) return null;
-        const d = cmp.rows(best, mid, second, bound);
+        if (keys.missing(kb, rb[mid])) return null;
+        const d = keys.compare(kb, rb[mid], ks, bound);
         if (d === 0) return null;
         if (d < 0) lo = mid;
         else hi = mid;
@@ -118,7 +126,7 @@ export function mergeRows(
     left -= stop - pos[best];
     pos[best] = stop;
     if (stop < end[best]) {
-      if (cmp.missing(best, stop)) return null;
+      if (keys.missing(kb, rb[stop])) return null;
     } else live[best] = 0;
   }
   return Int32Array.from(out);
@@ -132,7 +140,9 @@ export function mergeRows(
  * keys throughout.)
  */
 function inSequence(
-  cmp: KeyCompare,
+  keys: RunKeys,
+  obj: Int32Array,
+  rows: Int32Array[],
   live: Uint8Array,
   pos: Int32Array,
   end: Int32Array,
@@ -140,10 +150,14 @@ function inSequence(
   const order: number[] = [];
   for (let c = 0; c < live.length; c++) {
     if (live[c] === 0) continue;
-    if (cmp.missing(c, end[c] - 1)) return null;
+    if (keys.missing(obj[c], rows[c][end[c] - 1])) return null;
     // Insertion by first key (a group has a few parts).
     let at = order.length;
-    while (at > 0 && cmp.rows(c, pos[c], order[at - 1], pos[order[at - 1]]) < 0) at--;
+    while (at > 0) {
+      const b = order[at - 1];
+      if (keys.compare(obj[c], rows[c][pos[c]], obj[b], rows[b][pos[b]]) >= 0) break;
+      at--;
+    }
     order.splice(at, 0, c);
   }
   const out = new Int32Array(3 * order.length);
@@ -151,7 +165,7 @@ function inSequence(
     const c = order[t];
     if (t > 0) {
       const b = order[t - 1];
-      if (cmp.rows(b, end[b] - 1, c, pos[c]) >= 0) return null;
+      if (keys.compare(obj[b], rows[b][end[b] - 1], obj[c], rows[c][pos[c]]) >= 0) return null;
     }
     out[3 * t] = c;
     out[3 * t + 1] = pos[c];
@@ -161,44 +175,36 @@ function inSequence(
 }
 
 /**
- * Compares the keys of two parts' rows (given by their places in their
- * objects' group rows) in pool order, nulls last.
+ * The pool keys of a run's objects, compared row against row in pool order,
+ * nulls last: from their columns where every object's keys are one column
+ * of strings, or of integers, of one type (as bytes, or numbers), else as
+ * values. Made once per run, for all its groups.
  */
-class KeyCompare {
-  /** Per part: its key vector when it is one column (of the same type in every part, when kind is not 0). */
+export class RunKeys {
+  /** Per object: its key column when it is one (of the same type in every object, when kind is not 0). */
   private vectors: (Vector | null)[];
-  /** How that column compares: 1 as bytes, 2 as numbers, 0 not at all (values). */
+  /** How the columns compare: 1 as bytes, 2 as numbers, 0 not at all (values). */
   private kind: number;
   private dir: number;
 
-  constructor(
-    private run: readonly { p: GroupRows }[],
-    private parts: readonly GroupPart[],
-    private keys: readonly RowKeys[],
-    private order: KeyOrder,
-  ) {
+  constructor(private keys: readonly (RowKeys | null)[], private order: KeyOrder) {
     this.dir = order.desc ? -1 : 1;
-    this.vectors = parts.map(({ k }) => {
-      const pk = keys[k];
-      return pk.col === null && pk.vectors.length === 1 ? pk.vectors[0] : null;
-    });
-    this.kind = columnKind(this.vectors);
+    this.vectors = keys.map((pk) =>
+      pk !== null && pk.col === null && pk.vectors.length === 1 ? pk.vectors[0] : null
+    );
+    this.kind = columnKind(this.vectors.filter((_, k) => keys[k] !== null));
   }
 
-  /** Whether the row has no key. */
-  missing(c: number, at: number): boolean {
-    const { k } = this.parts[c];
-    const i = this.run[k].p.rows[at];
-    if (this.kind !== 0) return this.vectors[c]!.state[i] === ABSENT;
-    return this.keys[k].value(i) === MISSING;
+  /** Whether row i of object k has no key. */
+  missing(k: number, i: number): boolean {
+    if (this.kind !== 0) return this.vectors[k]!.state[i] === ABSENT;
+    return this.keys[k]!.value(i) === MISSING;
   }
 
-  /** Negative, zero or positive as row a's key comes before, with, or after row b's. */
-  rows(ca: number, a: number, cb: number, b: number): number {
-    if (this.kind === 0) return this.byValues(ca, a, cb, b);
-    const i = this.run[this.parts[ca].k].p.rows[a];
-    const j = this.run[this.parts[cb].k].p.rows[b];
-    const x = this.vectors[ca]!, y = this.vectors[cb]!;
+  /** Negative, zero or positive as row i of object a comes before, with, or after row j of b. */
+  compare(a: number, i: number, b: number, j: number): number {
+    if (this.kind === 0) return this.order.compare(this.keys[a]!.value(i), this.keys[b]!.value(j));
+    const x = this.vectors[a]!, y = this.vectors[b]!;
     const sx = x.state[i], sy = y.state[j];
     if (sx !== VALUE || sy !== VALUE) {
       // Nulls last, in either direction.
@@ -211,13 +217,6 @@ class KeyCompare {
       c = p < q ? -1 : p > q ? 1 : 0;
     } else c = compareBytes(x as BinaryVector, i, y as BinaryVector, j);
     return c * this.dir;
-  }
-
-  private byValues(ca: number, a: number, cb: number, b: number): number {
-    const pa = this.parts[ca], pb = this.parts[cb];
-    const x = this.keys[pa.k].value(this.run[pa.k].p.rows[a]);
-    const y = this.keys[pb.k].value(this.run[pb.k].p.rows[b]);
-    return this.order.compare(x, y);
   }
 }
 

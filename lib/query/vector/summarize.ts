@@ -30,7 +30,7 @@ import type { TypeIndex } from "./codes.ts";
 import type { VectorFilter } from "./filter.ts";
 import type { ColumnarObject, ColumnRef } from "./object.ts";
 import { type Codes, Deriver, type VectorKey } from "./derive.ts";
-import { type KeyOrder, mergeRows } from "./keymerge.ts";
+import { type KeyOrder, mergeRows, RunKeys } from "./keymerge.ts";
 import { lookupPath } from "./paths.ts";
 import { dictHistogram } from "./histogram.ts";
 
@@ -285,16 +285,22 @@ export class VectorSummarize {
         else at.push({ k, g });
       }
     }
-    const keys: (PathValues | null)[] = run.map(() => null);
     const skip = run.map(() => new Set<number>());
     const merged: { parts: { k: number; g: number }[]; order: Int32Array }[] = [];
+    let keys: RunKeys | null = null;
     for (const parts of where.values()) {
       if (parts.length < 2) continue;
-      for (const { k } of parts) {
-        keys[k] ??= await pathValues(run[k].o, await run[k].o.typeIndex(), keyPath);
-        if (keys[k] === null) return false;
+      if (keys === null) {
+        // The keys of every object with rows, compared the same way for all groups.
+        const each: (PathValues | null)[] = run.map(() => null);
+        for (let k = 0; k < run.length; k++) {
+          if (run[k].p.rows.length === 0) continue;
+          each[k] = await pathValues(run[k].o, await run[k].o.typeIndex(), keyPath);
+          if (each[k] === null) return false;
+        }
+        keys = new RunKeys(each, keyOrder);
       }
-      const order = mergeRows(run, parts, keys as PathValues[], keyOrder);
+      const order = mergeRows(run, parts, keys);
       if (order === null) return false;
       merged.push({ parts, order });
       for (const { k, g } of parts) skip[k].add(g);
