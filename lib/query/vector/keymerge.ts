@@ -50,12 +50,12 @@ export function mergeRows(
   keys: RunKeys,
 ): Int32Array | null {
   const n = parts.length;
-  const pos = new Int32Array(n), end = new Int32Array(n);
-  /** Per part: its object, and its rows there (as p.rows[at] gives them). */
-  const obj = new Int32Array(n);
+  if (n > scratch.live.length) scratch = new Scratch(2 * n);
+  // Per part: where it is in its rows and where they end; its object, and
+  // its rows there (as p.rows[at] gives them); whether it has rows left.
+  const { pos, end, obj, live } = scratch;
   const rows: Int32Array[] = new Array(n);
-  /** Whether the part has rows left. */
-  const live = new Uint8Array(n);
+  live.fill(0, 0, n);
   let total = 0;
   for (let c = 0; c < n; c++) {
     const { k, g } = parts[c];
@@ -70,7 +70,7 @@ export function mergeRows(
       live[c] = 1;
     }
   }
-  const sorted = inSequence(keys, obj, rows, live, pos, end);
+  const sorted = inSequence(keys, n, obj, rows, live, pos, end);
   if (sorted !== null) return sorted;
   const out: number[] = [];
   for (let left = total; left > 0;) {
@@ -132,6 +132,22 @@ export function mergeRows(
   return Int32Array.from(out);
 }
 
+/** mergeRows' typed arrays, per part, kept from call to call (a merge has a few parts). */
+class Scratch {
+  readonly pos: Int32Array;
+  readonly end: Int32Array;
+  readonly obj: Int32Array;
+  readonly live: Uint8Array;
+  constructor(n: number) {
+    this.pos = new Int32Array(n);
+    this.end = new Int32Array(n);
+    this.obj = new Int32Array(n);
+    this.live = new Uint8Array(n);
+  }
+}
+
+let scratch = new Scratch(16);
+
 /**
  * The parts one after another, as runs (see mergeRows), when each one's rows
  * come before the next one's: the parts ordered by their first keys, each
@@ -141,6 +157,7 @@ export function mergeRows(
  */
 function inSequence(
   keys: RunKeys,
+  n: number,
   obj: Int32Array,
   rows: Int32Array[],
   live: Uint8Array,
@@ -148,7 +165,7 @@ function inSequence(
   end: Int32Array,
 ): Int32Array | null {
   const order: number[] = [];
-  for (let c = 0; c < live.length; c++) {
+  for (let c = 0; c < n; c++) {
     if (live[c] === 0) continue;
     if (keys.missing(obj[c], rows[c][end[c] - 1])) return null;
     // Insertion by first key (a group has a few parts).
