@@ -312,6 +312,30 @@ Deno.test("sharing the loop: slices while any sharer remains, none after the las
   assert.equal(currentSliceMs(), Infinity);
 });
 
+Deno.test("work arriving at an idle thread starts a fresh slice", async () => {
+  const release = await shareEventLoop();
+  try {
+    const first = enterWork();
+    // The thread then sits idle well past a slice...
+    first();
+    await new Promise((r) => setTimeout(r, 3 * SHARED_SLICE_MS + 5));
+    // ...and new work has its whole slice (it would be given a turn at once otherwise).
+    const next = enterWork();
+    assert.equal(sliceUsed(), false);
+    // Work joining work in flight does not restart the slice.
+    const t0 = performance.now();
+    while (performance.now() - t0 < CONTENDED_SLICE_MS + 1) {
+      // busy past the contended slice
+    }
+    const other = enterWork();
+    assert.equal(sliceUsed(), true);
+    other();
+    next();
+  } finally {
+    await release();
+  }
+});
+
 Deno.test("while other work is in flight, slices are short", async () => {
   const release = await shareEventLoop();
   try {

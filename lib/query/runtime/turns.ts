@@ -53,6 +53,9 @@ export function currentSliceMs(): number {
  * Short requests then see a long query's slices as a millisecond or so each.
  */
 export function enterWork(): () => void {
+  // Work arriving at an idle thread starts a slice: the time the loop sat
+  // idle is not time this work has kept it from other work.
+  if (working === 0) sliceStart = performance.now();
   working++;
   let left = false;
   return () => {
