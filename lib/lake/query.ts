@@ -74,6 +74,14 @@ export function answeredFromMetadata(p: PreparedQuery): boolean {
     p.readers.every((r) => r instanceof CountScan && r.fromMetadataOnly());
 }
 
+/**
+ * False when no data could make answeredFromMetadata hold of the query:
+ * some source is not a count with no filter or a key range's.
+ */
+export function mayAnswerFromMetadata(p: PreparedQuery): boolean {
+  return p.readers.length > 0 && p.readers.every((r) => r instanceof CountScan && r.metadataShaped);
+}
+
 /** Compiles and runs a query over the lake, writing its output; returns what the scans read. */
 export async function runLakeQuery(
   lake: Lake,

@@ -15,7 +15,12 @@ import { ZjsonWriter } from "../formats/zjson/writer.ts";
 import { CONTROL_ZSON, type ZngWriter } from "../formats/zng/writer.ts";
 import { JsonWriter } from "../formats/json/writer.ts";
 import type { Lake } from "../lake/lake.ts";
-import { answeredFromMetadata, type PreparedQuery, prepareLakeQuery } from "../lake/query.ts";
+import {
+  answeredFromMetadata,
+  mayAnswerFromMetadata,
+  type PreparedQuery,
+  prepareLakeQuery,
+} from "../lake/query.ts";
 import type { ScanStats } from "../lake/scan.ts";
 import type { Head } from "../lake/sources.ts";
 import {
@@ -104,6 +109,19 @@ export interface QueryOptions {
   metrics?: Metrics;
 }
 
+/** Query texts that name count but are not counts the catalog could answer (a few hundred at most). */
+const notCounts = new Set<string>();
+
+/** Whether the serving thread has seen that text is no count the catalog could answer. */
+export function knownNotCount(text: string): boolean {
+  return notCounts.has(text);
+}
+
+function rememberNotCount(text: string): void {
+  if (notCounts.size >= 512) notCounts.clear();
+  notCounts.add(text);
+}
+
 /** Runs a query for a response in `format`. Throws (before any output) for request errors. */
 export async function queryResponse(
   lake: Lake,
@@ -138,8 +156,13 @@ export async function queryResponse(
     if (opts.pool?.usable && opts.onQuery === undefined) {
       // A count the catalog answers is answered here: the hop to a worker
       // would be most of its time. (Only a query that names count() can be
-      // one, so others are not compiled twice.)
-      if (text.includes("count")) body = await here(answeredFromMetadata).catch(() => null);
+      // one, and one seen not to be one is not compiled here again.)
+      if (text.includes("count") && !notCounts.has(text)) {
+        body = await here((p) => {
+          if (!mayAnswerFromMetadata(p)) rememberNotCount(text);
+          return answeredFromMetadata(p);
+        }).catch(() => null);
+      }
       body ??= await opts.pool.query(
         {
           root: lake.root,

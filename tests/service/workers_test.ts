@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { lookupPool } from "../../lib/lake/pools.ts";
 import { parseWorkers } from "../../lib/service/workers/pool.ts";
+import { knownNotCount } from "../../lib/service/query.ts";
 import { loadText, range, records } from "../lake/helpers.ts";
 import { createPool, load, query, type TestServer, withServer } from "./helpers.ts";
 
@@ -85,6 +86,12 @@ Deno.test("workers: a count the catalog answers is answered on the server's thre
       assert.equal(r.status, answer ? 200 : 400, q);
       assert.equal(pool.queriesSent - before, worker ? 1 : 0, q);
     }
+    // Counts no data could let the catalog answer are not compiled on the serving thread again;
+    // a range count is (whether objects lie inside the range changes with the data).
+    assert.ok(knownNotCount("from p | s=='b' | count()"));
+    assert.ok(knownNotCount("from p | count() by s | sort s"));
+    assert.ok(!knownNotCount("from p | ts >= 2 and ts <= 6 | count()"));
+    assert.ok(!knownNotCount("from p | count()"));
   }, { workers: 1 });
 });
 
