@@ -19,6 +19,7 @@ import { Authenticator } from "../service/auth/mod.ts";
 import { parseDuration } from "../zed/time.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 import { applyMemoryFlags, memmaxFlag, queryMemoryFlag } from "./query.ts";
+import { applyMemoryLimit, memoryLimitFlag } from "./memorylimit.ts";
 
 /** What GET /version reports: the Zed API level served, and loch's version. */
 export const VERSION = `v1.3.0+loch.${denoConfig.version}`;
@@ -194,6 +195,7 @@ export const serveCommand = command({
     },
     memmaxFlag(),
     queryMemoryFlag(),
+    memoryLimitFlag,
   ],
   async run(flags) {
     const level = flags["log-level"] as string;
@@ -204,6 +206,7 @@ export const serveCommand = command({
     const workers = flags.workers === undefined
       ? defaultWorkers()
       : parseWorkers(flags.workers as string);
+    applyMemoryLimit(flags, workers);
     const dir = (flags.storage as string | undefined) ?? lakeDir(flags);
     if (/^https?:\/\//.test(dir)) {
       throw new LochError("invalid", "serve command available for local lakes only");

@@ -32,7 +32,13 @@ export {
   urlAllowed,
 } from "./sources.ts";
 export { parseByteSize, setMemoryBudget } from "./spill/config.ts";
-export { queryMemoryLimit, setQueryMemory, threadMemoryHeld } from "./spill/memory.ts";
+export {
+  queryMemoryLimit,
+  setQueryMemory,
+  setThreadMemoryLimit,
+  threadMemoryHeld,
+  threadMemoryLimit,
+} from "./spill/memory.ts";
 export type { Expr } from "./runtime/expr.ts";
 export { Collector, type Op, type OpFactory } from "./runtime/op.ts";
 export { LimitReader, OpReader } from "./runtime/opreader.ts";

@@ -4,6 +4,8 @@
 import assert from "node:assert/strict";
 import { startServeProcess } from "../infra/serve_process.ts";
 
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
 /** Starts `loch serve` over dir/lake with more args, on no workers. */
 function startServe(dir: string, more: string[]) {
   return startServeProcess(["-lake", `${dir}/lake`, ...more, "-workers", "0"], `${dir}/port`, {
@@ -54,6 +56,58 @@ Deno.test("loch serve: -max-connections and -header-timeout reach the connection
     child.kill("SIGTERM");
     assert.equal((await child.status).code, 0);
     await child.stderr.cancel();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("loch serve: -memory-limit bounds what the workers' queries hold", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "loch-serve-cli-" });
+  try {
+    // 8 MiB for two query threads: 4 MiB each, and so for each query.
+    const { child, url } = await startServeProcess(
+      ["-lake", `${dir}/lake`, "-workers", "2", "-memory-limit", "8MiB"],
+      `${dir}/port`,
+    );
+    const post = (path: string, body: string, accept = "application/json") =>
+      fetch(url + path, {
+        method: "POST",
+        body: new TextEncoder().encode(body),
+        headers: { Accept: accept },
+      });
+    await (await post("/pool", '{"name":"p"}')).text();
+    const lines: string[] = [];
+    for (let i = 0; i < 40_000; i++) lines.push(`{ts:${i},s:"${"x".repeat(80)}"}`);
+    await (await post("/pool/p/branch/main", lines.join("\n"))).text();
+    const r = await post(
+      "/query?ctrl=true",
+      '{"query":"from p | tail 1000000"}',
+      "application/x-zjson",
+    );
+    assert.match(
+      await r.text(),
+      /"QueryError".*query memory limit exceeded: tail would hold more than the query's 4 MiB \(-memory-limit\)/,
+    );
+    // What fits, runs.
+    const quick = await post("/query", '{"query":"from p | tail 2 | count()"}');
+    assert.equal(await quick.text(), '[{"count":2}]\n');
+    child.kill("SIGTERM");
+    assert.equal((await child.status).code, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("loch serve: a -memory-limit that is no size is a usage error", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "loch-serve-cli-" });
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, "serve", "-lake", `${dir}/lake`, "-memory-limit", "lots"],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assert.notEqual(out.code, 0);
+    assert.match(new TextDecoder().decode(out.stderr), /invalid -memory-limit: lots/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

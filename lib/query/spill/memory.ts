@@ -34,13 +34,29 @@ export function threadMemoryHeld(): number {
   return threadHeld;
 }
 
-function threadMemoryLimit(): number {
-  return threadLimit ??= Math.floor(heapLimit() * THREAD_SHARE);
+/**
+ * What all queries on this thread may hold together: its share of the
+ * server's memory limit (LOCH_THREAD_MEMORY, set by `loch serve
+ * -memory-limit`), at most half its heap.
+ */
+export function threadMemoryLimit(): number {
+  if (threadLimit === undefined) {
+    const heapShare = Math.floor(heapLimit() * THREAD_SHARE);
+    let share: number | undefined;
+    try {
+      const e = Deno.env.get("LOCH_THREAD_MEMORY");
+      share = e === undefined || e === "" ? undefined : parseByteSize(e);
+    } catch {
+      share = undefined; // no --allow-env, or not a size: the heap's share applies
+    }
+    threadLimit = share === undefined ? heapShare : Math.min(share, heapShare);
+  }
+  return threadLimit;
 }
 
-/** The default query limit: a quarter of the heap (1 GiB of a 4 GiB heap). */
+/** The default query limit: a quarter of the heap (1 GiB of a 4 GiB heap), at most the thread's. */
 function defaultQueryLimit(): number {
-  return Math.floor(heapLimit() / 4);
+  return Math.min(Math.floor(heapLimit() / 4), threadMemoryLimit());
 }
 
 /** The most estimated bytes one query may hold (LOCH_QUERY_MEMORY, else the default). */
@@ -104,10 +120,12 @@ export class QueryMemory {
   exceeded(what: string): LochError {
     const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
     if (this.held > this.limit) {
+      // The flag that sets it: the query's own, or the server's when the thread's share is less.
+      const flag = this.limit < threadMemoryLimit() ? "-query-memory" : "-memory-limit";
       return invalid(
         `query memory limit exceeded: ${what} would hold more than the query's ${
           mib(this.limit)
-        } (-query-memory)`,
+        } (${flag})`,
       );
     }
     return invalid(
