@@ -192,3 +192,34 @@ Deno.test("zson: records of primitive fields, formatted from a plan per type, as
     assert.equal(formatZson(v.type, v.body), text);
   }
 });
+
+Deno.test("zson writer: the bytes written are the formatter's text in UTF-8, in chunks", async () => {
+  const texts = [
+    '{a:1,s:"plain"}',
+    '{a:2,s:"needs \\"escapes\\"\\n\\t\\\\"}',
+    '{a:3,s:"héllo wörld ✓ 😀"}',
+    '{a:4,s:"\\u0001\\u001f"}',
+    '{a:5,s:null(string),q:error("missing")}',
+    '{a:6,nested:{s:"ünïcödé"},l:["x","ÿ"]}',
+    '"top-level ✓"',
+    "{t:2024-01-01T00:00:00Z,ip:10.0.0.1,b:0x01ff}",
+  ];
+  const values = texts.map((t) => parseZsonValue(t));
+  // A lone surrogate reads as U+FFFD's escape.
+  values.push(new Value(zctx.lookupRecordOf(["s"], [TypeString]), ["a\ud800b"]));
+  const want = values.map((v) => formatZson(v.type, v.body) + "\n").join("");
+  assert.ok(want.includes("\\ufffd") && want.includes("😀"));
+  for (const times of [1, 500]) {
+    const chunks: Uint8Array[] = [];
+    const w = new ZsonWriter((c) => {
+      chunks.push(c);
+      return Promise.resolve();
+    });
+    for (let i = 0; i < times; i++) await w.write(values);
+    await w.end();
+    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    chunks.reduce((at, c) => (bytes.set(c, at), at + c.length), 0);
+    assert.equal(new TextDecoder().decode(bytes), want.repeat(times));
+    if (times > 1) assert.ok(chunks.length > 1, "large output is sent in several chunks");
+  }
+});

@@ -48,6 +48,30 @@ export class ByteBuffer {
     this.pos = p;
   }
 
+  /** Appends a string as UTF-8 (a loop for ASCII, the encoder past it). */
+  utf8(s: string): void {
+    const n = s.length;
+    if (this.pos + n > this.buf.length) this.grow(n);
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) {
+        this.pos = p;
+        this.encoded(s.slice(i));
+        return;
+      }
+      buf[p++] = c;
+    }
+    this.pos = p;
+  }
+
+  private encoded(s: string): void {
+    // At most three bytes per UTF-16 unit.
+    if (this.pos + 3 * s.length > this.buf.length) this.grow(3 * s.length);
+    this.pos += utf8Encoder.encodeInto(s, this.buf.subarray(this.pos)).written;
+  }
+
   /** A copy of the contents; the buffer is then empty. */
   take(): Uint8Array {
     const out = this.buf.slice(0, this.pos);
@@ -55,3 +79,5 @@ export class ByteBuffer {
     return out;
   }
 }
+
+const utf8Encoder = new TextEncoder();

@@ -3,12 +3,14 @@
 // `(name=type)`) versus referenced, and the pretty layout.
 
 import { formatPrimitive } from "../../zed/primitive.ts";
-import { quoteName, quoteTypeName } from "../../zed/quote.ts";
+import { quoteName, quoteString, quoteTypeName } from "../../zed/quote.ts";
+import type { ByteBuffer } from "../json/bytebuf.ts";
 import {
   type ArrayType,
   type Field,
   ID_IP,
   ID_NULL,
+  ID_STRING,
   ID_TYPE,
   isImplied,
   isSelfDescribing,
@@ -69,6 +71,18 @@ export class ZsonFormatter {
     this.nl = tab > 0 ? "\n" : "";
     this.sp = tab > 0 ? " " : "";
     if (persist) this.permanent = new Map();
+  }
+
+  /** Appends one top-level value (without the trailing newline) to out as UTF-8. */
+  formatInto(t: Type, body: Body, out: ByteBuffer): void {
+    if (this.tab === 0 && t.kind === Kind.Record && body !== null) {
+      const flat = flatRecord(t);
+      if (flat !== null) {
+        flat.formatInto(body as Body[], out);
+        return;
+      }
+    }
+    out.utf8(this.format(t, body));
   }
 
   /** Formats one top-level value (without the trailing newline). */
@@ -346,6 +360,25 @@ class FlatRecord {
     this.nulls = t.fields.map((f) => general.value0(f.type));
   }
 
+  /** The same text as format's, appended to out as UTF-8. */
+  formatInto(body: Body[], out: ByteBuffer): void {
+    const names = this.names, ids = this.ids;
+    for (let i = 0; i < names.length; i++) {
+      const b = body[i];
+      out.utf8(names[i]);
+      if (b === null) {
+        out.utf8(this.nulls[i]);
+        continue;
+      }
+      const id = ids[i];
+      if (this.before[i] !== "") out.utf8(this.before[i]);
+      if (id === ID_STRING) writeQuoted(out, b as string);
+      else out.utf8(formatPrimitive(id, b));
+      if (this.after[i] !== "") out.utf8(this.after[i]);
+    }
+    out.byte(0x7d); // }
+  }
+
   format(body: Body[]): string {
     const names = this.names, ids = this.ids;
     let out = "";
@@ -358,6 +391,26 @@ class FlatRecord {
     }
     return out + "}";
   }
+}
+
+/** quoteString(s) as UTF-8: straight from s while it needs no escapes and is ASCII. */
+function writeQuoted(out: ByteBuffer, s: string): void {
+  const n = s.length;
+  out.reserve(n + 2);
+  const buf = out.buf, start = out.pos;
+  let p = start;
+  buf[p++] = 0x22;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0x80) {
+      out.pos = start;
+      out.utf8(quoteString(s));
+      return;
+    }
+    buf[p++] = c;
+  }
+  buf[p++] = 0x22;
+  out.pos = p;
 }
 
 const flatRecords = new WeakMap<RecordType, FlatRecord | null>();
