@@ -19,6 +19,7 @@ const FLUSH_AT = 1 << 16;
 export class ZsonWriter implements ValueWriter {
   // Grows as a batch needs (a query answering a few values allocates little).
   private out = new ByteBuffer(1 << 12);
+  // (It grows to FLUSH_AT and a value once, for a long answer.)
   private formatter: ZsonFormatter;
 
   constructor(private sink: Sink, opts: ZsonWriterOptions = {}) {
@@ -34,6 +35,8 @@ export class ZsonWriter implements ValueWriter {
         const v = batch[i];
         f.formatInto(v.type, v.body, out);
         out.byte(0x0a);
+        // Within a batch too, so the buffer stays about this size.
+        if (out.pos >= FLUSH_AT) await this.flush();
       }
     } catch (e) {
       // The values before a bad one are still sent, then the error goes on.
