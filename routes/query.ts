@@ -36,6 +36,7 @@ async function query(req: Request, ctx: RouteContext): Promise<Response> {
     memoryLimit: ctx.service.queryMemory,
     admission: ctx.service.admission,
     metrics: ctx.service.metrics,
+    handOver: ctx.handOver,
   }, ctx.headers);
 }
 

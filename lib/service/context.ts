@@ -55,6 +55,11 @@ export interface RouteContext {
   headers: Headers;
   /** Who is asking (everyone, when authentication is off). */
   principal: Principal;
+  /**
+   * Stops counting the request as work on this thread (turns.ts), for a
+   * handler that starts work counted on its own: a query run here.
+   */
+  handOver?: () => void;
 }
 
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response> | Response;

@@ -107,6 +107,12 @@ export interface QueryOptions {
   admission?: Admission;
   /** Counts the query when it ends. */
   metrics?: Metrics;
+  /**
+   * Called as a query starts on this thread: the request stops counting as
+   * work here (the query counts itself), so the two do not take turns with
+   * each other as if they were two clients' work.
+   */
+  handOver?: () => void;
 }
 
 /** Query texts that name count but are not counts the catalog could answer (a few hundred at most). */
@@ -142,7 +148,13 @@ export async function queryResponse(
     opts.signal?.addEventListener("abort", gone, { once: true });
     let run;
     try {
-      run = await beginQuery(lake, text, format, opts, stream.sink, stream.gone.signal, when);
+      const begin = when === undefined ? undefined : (p: PreparedQuery) => {
+        const yes = when(p);
+        if (yes) opts.handOver?.();
+        return yes;
+      };
+      if (when === undefined) opts.handOver?.();
+      run = await beginQuery(lake, text, format, opts, stream.sink, stream.gone.signal, begin);
     } finally {
       opts.signal?.removeEventListener("abort", gone);
     }

@@ -224,7 +224,7 @@ export class LakeServer {
     this.reclaim.begin();
     let res: Response;
     try {
-      res = await this.dispatch(req);
+      res = await this.dispatch(req, leave);
     } finally {
       leave();
       this.reclaim.end();
@@ -246,7 +246,7 @@ export class LakeServer {
   /** The route each request matched (its pattern), for the metrics. */
   private routes = new WeakMap<Request, string>();
 
-  private async dispatch(req: Request): Promise<Response> {
+  private async dispatch(req: Request, handOver?: () => void): Promise<Response> {
     const url = requestURL(req);
     const refused = this.guard.refusal(req, url);
     if (refused !== null) return errorResponse(refused);
@@ -305,7 +305,15 @@ export class LakeServer {
         }
         authorize(principal, this.service.lake, req.method, def.path, m.params);
       }
-      const ctx = { service: this.service, url, params: m.params, format, headers, principal };
+      const ctx = {
+        service: this.service,
+        url,
+        params: m.params,
+        format,
+        headers,
+        principal,
+        handOver,
+      };
       // Each request has its own type-name bindings (zed/context.ts).
       return await withTypeBindings(() => def.handler(req, ctx));
     } catch (e) {

@@ -4,6 +4,16 @@
 // offsets, unknown pools and branches, bad ctrl) and after it (QueryError).
 
 import assert from "node:assert/strict";
+import { Lake } from "../../lib/lake/lake.ts";
+import { createPool as createLakePool } from "../../lib/lake/pools.ts";
+import { load as loadLake } from "../../lib/lake/load.ts";
+import { queryResponse } from "../../lib/service/query.ts";
+import {
+  currentSliceMs,
+  enterWork,
+  SHARED_SLICE_MS,
+  shareEventLoop,
+} from "../../lib/query/runtime/turns.ts";
 import { openReader } from "../../lib/formats/detect.ts";
 import { ByteInput } from "../../lib/formats/io.ts";
 import { formatZson } from "../../lib/formats/zson/formatter.ts";
@@ -368,3 +378,40 @@ Deno.test("query: a failure after the output started (QueryError, or the output 
     assert.equal(csv.status, 200);
     assert.equal(csv.text, "ts,a\n1,hello\n");
   }));
+
+Deno.test("a query run on the serving thread takes over its request's count of work", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "loch-handover-" });
+  const lake = await Lake.open(dir);
+  const release = await shareEventLoop();
+  try {
+    const p = createLakePool(lake, { name: "p", layout: { order: "asc", keys: [["ts"]] } });
+    await loadLake(lake, p, "main", await openReader(ByteInput.fromBytes(enc("{ts:1}\n{ts:2}"))));
+    for (const q of ["from p | count()", "from p | yield ts"]) {
+      // As the server counts a request while it is handled.
+      const leave = enterWork();
+      let handed = 0;
+      let slice = 0;
+      const res = await queryResponse(lake, q, "zson", {
+        ctrl: false,
+        handOver: () => {
+          handed++;
+          leave();
+        },
+      }, new Headers());
+      // While the query runs, it alone is counted: not contended with its own request.
+      slice = currentSliceMs();
+      await res.text();
+      leave();
+      assert.equal(handed, 1, q);
+      assert.equal(slice, SHARED_SLICE_MS, q);
+    }
+  } finally {
+    await release();
+    lake.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+function enc(s: string): Uint8Array {
+  return new TextEncoder().encode(s);
+}
