@@ -6,7 +6,7 @@
 
 import { parseByteSize, setThreadMemoryLimit, threadMemoryLimit } from "../query/mod.ts";
 import type { FlagSpec, FlagValues } from "./flags.ts";
-import { UsageError } from "./lake/lakeflags.ts";
+import { env, UsageError } from "./lake/lakeflags.ts";
 
 export const memoryLimitFlag: FlagSpec = {
   name: "memory-limit",
@@ -41,7 +41,7 @@ export function machineMemory(meminfo?: string): number | null {
  */
 export function applyMemoryLimit(flags: FlagValues, workers: number): number {
   let text = flags["memory-limit"] as string | undefined;
-  if (text === undefined || text === "") text = envGet("LOCH_MEMORY_LIMIT");
+  if (text === undefined || text === "") text = env("LOCH_MEMORY_LIMIT");
   let limit: number | null;
   if (text !== undefined && text !== "") {
     try {
@@ -63,12 +63,4 @@ export function applyMemoryLimit(flags: FlagValues, workers: number): number {
   }
   setThreadMemoryLimit(undefined);
   return threadMemoryLimit();
-}
-
-function envGet(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
 }

@@ -49,15 +49,15 @@ export class CountScan implements ValueReader {
     private stats: ScanStats,
   ) {}
 
-  /**
-   * True when the count comes from the catalog alone: no filter, or one that
-   * is exactly a key range every object lies within or outside of.
-   */
   /** Whether the count can come from the catalog alone for some objects (fromMetadataOnly may hold). */
   get metadataShaped(): boolean {
     return this.plan.exact !== undefined;
   }
 
+  /**
+   * True when the count comes from the catalog alone: no filter, or one that
+   * is exactly a key range every object lies within or outside of.
+   */
   fromMetadataOnly(): boolean {
     const { exact, range } = this.plan;
     if (exact === undefined) return false;

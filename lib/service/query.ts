@@ -148,13 +148,14 @@ export async function queryResponse(
     opts.signal?.addEventListener("abort", gone, { once: true });
     let run;
     try {
-      const begin = when === undefined ? undefined : (p: PreparedQuery) => {
-        const yes = when(p);
-        if (yes) opts.handOver?.();
-        return yes;
-      };
-      if (when === undefined) opts.handOver?.();
-      run = await beginQuery(lake, text, format, opts, stream.sink, stream.gone.signal, begin);
+      run = await beginQuery(
+        lake,
+        text,
+        format,
+        { ...opts, when },
+        stream.sink,
+        stream.gone.signal,
+      );
     } finally {
       opts.signal?.removeEventListener("abort", gone);
     }
@@ -213,15 +214,8 @@ export async function queryResponse(
  * request errors, a URL a source fetches that fails among them; a later
  * failure is reported in the output (with ctrl) or ends it.
  */
-export async function startQuery(
-  lake: Lake,
-  text: string,
-  format: string,
-  opts: StartOptions,
-  sink: Sink,
-  gone: AbortSignal,
-): Promise<QueryRun> {
-  return (await beginQuery(lake, text, format, opts, sink, gone))!;
+export async function startQuery(...args: StartArgs): Promise<QueryRun> {
+  return (await beginQuery(...args))!;
 }
 
 interface StartOptions {
@@ -230,17 +224,24 @@ interface StartOptions {
   access?: SourceAccess;
   timeoutMs?: number;
   memoryLimit?: number;
+  /** Run the query only if this holds of it once prepared (else nothing runs: null). */
+  when?: (p: PreparedQuery) => boolean;
+  /** Called as the query starts running (QueryOptions.handOver). */
+  handOver?: () => void;
 }
 
-/** startQuery, but when `when` is given and does not hold of the prepared query, null (nothing runs). */
-async function beginQuery(
+type StartArgs = [
   lake: Lake,
   text: string,
   format: string,
   opts: StartOptions,
   sink: Sink,
   gone: AbortSignal,
-  when?: (p: PreparedQuery) => boolean,
+];
+
+/** startQuery, but null (nothing run) when opts.when does not hold of the prepared query. */
+async function beginQuery(
+  ...[lake, text, format, opts, sink, gone]: StartArgs
 ): Promise<QueryRun | null> {
   // The query stops when its client goes away or its time is up.
   const timeUp = new AbortController();
@@ -256,7 +257,7 @@ async function beginQuery(
       signal,
       access: opts.access ?? NO_ACCESS,
     });
-    if (when !== undefined && !when(prepared)) {
+    if (opts.when !== undefined && !opts.when(prepared)) {
       for (const r of prepared.readers) await r.close?.().catch(() => {});
       clearTimeout(timer);
       return null;
@@ -288,6 +289,8 @@ async function beginQuery(
       out.stop();
     }
   };
+  // From here the query counts as this thread's work, not its request.
+  opts.handOver?.();
   return { stats: prepared.stats, readers: prepared.readers, done: run() };
 }
 

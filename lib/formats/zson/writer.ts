@@ -17,9 +17,8 @@ export interface ZsonWriterOptions {
 const FLUSH_AT = 1 << 16;
 
 export class ZsonWriter implements ValueWriter {
-  // Grows as a batch needs (a query answering a few values allocates little).
+  // Small for a query answering a few values; FLUSH_AT and a value at most.
   private out = new ByteBuffer(1 << 12);
-  // (It grows to FLUSH_AT and a value once, for a long answer.)
   private formatter: ZsonFormatter;
 
   constructor(private sink: Sink, opts: ZsonWriterOptions = {}) {
@@ -35,7 +34,6 @@ export class ZsonWriter implements ValueWriter {
         const v = batch[i];
         f.formatInto(v.type, v.body, out);
         out.byte(0x0a);
-        // Within a batch too, so the buffer stays about this size.
         if (out.pos >= FLUSH_AT) await this.flush();
       }
     } catch (e) {
@@ -44,7 +42,6 @@ export class ZsonWriter implements ValueWriter {
       await this.flush();
       throw e;
     }
-    if (out.pos >= FLUSH_AT) await this.flush();
   }
 
   async end(): Promise<void> {

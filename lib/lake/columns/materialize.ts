@@ -62,7 +62,7 @@ export async function cutFromColumns(
   let upTo = 0;
   for (const r of rows) if (r >= upTo) upTo = r + 1;
   const types = await c.typeIndexUpTo(upTo);
-  const made = new Map<number, { type: RecordType; fields: Build[] } | null>();
+  const made = new Map<number, { type: RecordType; fields: Build[] }>();
   for (const r of rows) {
     const k = types === null ? 0 : types[r];
     if (made.has(k)) continue;

@@ -70,7 +70,7 @@ export function mergeRows(
       live[c] = 1;
     }
   }
-  const sorted = inSequence(keys, n, obj, rows, live, pos, end);
+  const sorted = inSequence(keys, n, rows);
   if (sorted !== null) return sorted;
   const out: number[] = [];
   for (let left = total; left > 0;) {
@@ -151,19 +151,13 @@ let scratch = new Scratch(16);
 /**
  * The parts one after another, as runs (see mergeRows), when each one's rows
  * come before the next one's: the parts ordered by their first keys, each
- * part's last key before the next part's first; else null. (Objects hold
+ * part's last key before the next part's first; else null. The n parts are
+ * those mergeRows set up in scratch, their rows in rows. (Objects hold
  * their rows in pool order, nulls last: a part whose last row has a key has
  * keys throughout.)
  */
-function inSequence(
-  keys: RunKeys,
-  n: number,
-  obj: Int32Array,
-  rows: Int32Array[],
-  live: Uint8Array,
-  pos: Int32Array,
-  end: Int32Array,
-): Int32Array | null {
+function inSequence(keys: RunKeys, n: number, rows: Int32Array[]): Int32Array | null {
+  const { pos, end, obj, live } = scratch;
   const order: number[] = [];
   for (let c = 0; c < n; c++) {
     if (live[c] === 0) continue;

@@ -277,7 +277,7 @@ export class VectorSummarize {
     for (let k = 0; k < run.length; k++) {
       const p = run[k].p;
       if (p.rows.length === 0) continue;
-      const names = p.names ?? p.keys.map(groupName);
+      const names = p.names!; // set by prepare() for order-sensitive summaries
       for (let g = 0; g < p.keys.length; g++) {
         const name = names[g];
         const at = where.get(name);
