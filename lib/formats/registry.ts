@@ -16,9 +16,7 @@ import { detectZjson, ZjsonReader } from "./zjson/reader.ts";
 import { ZjsonWriter } from "./zjson/writer.ts";
 import { detectZson, ZsonReader } from "./zson/reader.ts";
 import { ZsonWriter } from "./zson/writer.ts";
-import { ArrowStreamWriter } from "./arrow/writer.ts";
-import { ArrowStreamReader } from "./arrow/reader.ts";
-import { LazyParquetReader, LazyParquetWriter } from "./parquet/lazy.ts";
+import { LazyReader, LazyWriter } from "./lazy.ts";
 import { CsvReader, detectCsv } from "./csv/reader.ts";
 import { CsvWriter } from "./csv/writer.ts";
 import { LineReader } from "./line/reader.ts";
@@ -52,8 +50,22 @@ const binaryFormat = (
 
 const inputFormats: InputFormat[] = [
   textFormat("zeek", (t) => new ZeekReader(t), detectZeek),
-  binaryFormat("parquet", (input) => new LazyParquetReader(input)),
-  binaryFormat("arrows", (input) => new ArrowStreamReader(input)),
+  binaryFormat(
+    "parquet",
+    (input) =>
+      new LazyReader(
+        input,
+        async (i) => new (await import("./parquet/reader.ts")).ParquetReader(i),
+      ),
+  ),
+  binaryFormat(
+    "arrows",
+    (input) =>
+      new LazyReader(
+        input,
+        async (i) => new (await import("./arrow/reader.ts")).ArrowStreamReader(i),
+      ),
+  ),
   textFormat("csv", (t) => new CsvReader(t), detectCsv),
   textFormat("line", (t) => new LineReader(t)),
   textFormat("zjson", (t) => new ZjsonReader(t), detectZjson),
@@ -111,8 +123,10 @@ const outputFormats: Record<string, WriterFactory> = {
   zjson: (sink) => new ZjsonWriter(sink),
   json: (sink) => new JsonWriter(sink),
   ndjson: (sink) => new JsonWriter(sink),
-  parquet: (sink) => new LazyParquetWriter(sink),
-  arrows: (sink) => new ArrowStreamWriter(sink),
+  parquet: (sink) =>
+    new LazyWriter(sink, async (s) => new (await import("./parquet/writer.ts")).ParquetWriter(s)),
+  arrows: (sink) =>
+    new LazyWriter(sink, async (s) => new (await import("./arrow/writer.ts")).ArrowStreamWriter(s)),
   csv: (sink) => new CsvWriter(sink),
   zeek: (sink) => new ZeekWriter(sink),
   table: (sink) => new TableWriter(sink),

@@ -2,6 +2,10 @@
 // a warm-up, a big load or a big query grew, and collects it lazily; a full
 // collection when nothing has run for a moment gives its pages back, so an
 // idle server holds what its state needs rather than its high-water mark.
+// The C heap (V8's compiler zones, buffers of I/O and of ArrayBuffers) keeps
+// its freed pages too, scattered among live ones; glibc's malloc_trim gives
+// them back (about 45 MB of a warmed-up server's 265), where the process may
+// call it (Deno's --allow-ffi).
 
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -10,7 +14,8 @@ let gc: (() => void) | null | undefined;
 
 /**
  * Runs a full garbage collection now (V8's `gc`, exposed to a fresh context
- * for this call's isolate). Returns false where the runtime refuses.
+ * for this call's isolate), then gives the C heap's free pages back
+ * (trimNativeHeap). Returns false where the runtime refuses the collection.
  */
 export function collectGarbage(): boolean {
   if (gc === undefined) {
@@ -24,6 +29,35 @@ export function collectGarbage(): boolean {
   }
   if (gc === null) return false;
   gc();
+  trimNativeHeap();
+  return true;
+}
+
+let trim: (() => void) | null | undefined;
+
+/**
+ * Returns the free pages of the process's C heap to the system (glibc's
+ * malloc_trim, which trims every thread's arena). False where it cannot:
+ * not Linux with glibc, or FFI not allowed (never asked for: no prompt).
+ */
+export function trimNativeHeap(): boolean {
+  if (trim === undefined) {
+    trim = null;
+    try {
+      if (
+        Deno.build.os === "linux" && Deno.permissions.querySync({ name: "ffi" }).state === "granted"
+      ) {
+        const libc = Deno.dlopen("libc.so.6", {
+          malloc_trim: { parameters: ["usize"], result: "i32" },
+        });
+        trim = () => libc.symbols.malloc_trim(0n);
+      }
+    } catch {
+      // No glibc (musl, a static build): nothing to trim with.
+    }
+  }
+  if (trim === null) return false;
+  trim();
   return true;
 }
 

@@ -1,5 +1,5 @@
 import assert, { strictEqual as assertEquals } from "node:assert";
-import { collectGarbage, IdleReclaim } from "../../lib/service/reclaim.ts";
+import { collectGarbage, IdleReclaim, trimNativeHeap } from "../../lib/service/reclaim.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -12,6 +12,58 @@ Deno.test("collectGarbage frees a dropped heap", () => {
   held = null;
   assert(collectGarbage());
   assert(Deno.memoryUsage().heapUsed < before + 4_000_000, "the arrays were collected");
+});
+
+// In a process of its own: resident memory is the process's, and other
+// tests run beside this one.
+const trimScript = `
+import { collectGarbage, trimNativeHeap } from ${
+  JSON.stringify(import.meta.resolve("../../lib/service/reclaim.ts"))
+};
+const anonMB = () => Number(Deno.readTextFileSync("/proc/self/status").match(/RssAnon:\\s+(\\d+) kB/)[1]) / 1024;
+// ArrayBuffers' bytes live in the C heap; keeping one in ten leaves the
+// freed ones between live ones, where freeing alone returns nothing.
+const kept = [];
+let dropped = [];
+for (let i = 0; i < 3000; i++) (i % 10 === 0 ? kept : dropped).push(new Uint8Array(40000).fill(1));
+const full = anonMB();
+dropped = null;
+const collected = collectGarbage();
+console.log(JSON.stringify({ full, after: anonMB(), collected, trims: trimNativeHeap(), kept: kept.length }));
+`;
+
+/** Runs script (a module's text) in a process of its own with perms; its stdout. */
+async function runScript(script: string, perms: string[]): Promise<string> {
+  const file = await Deno.makeTempFile({ suffix: ".ts" });
+  try {
+    await Deno.writeTextFile(file, script);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-config", ...perms, file],
+      stdin: "null",
+      stderr: "inherit",
+    }).output();
+    return new TextDecoder().decode(out.stdout);
+  } finally {
+    await Deno.remove(file);
+  }
+}
+
+Deno.test({
+  name: "collectGarbage returns the C heap's free pages among live ones (trimNativeHeap)",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const r = JSON.parse(await runScript(trimScript, ["--allow-all"]));
+    assert(r.collected && r.trims);
+    assertEquals(r.kept, 300);
+    assert(r.after < r.full - 60, `${r.after} MB after, ${r.full} before`);
+  },
+});
+
+Deno.test("trimNativeHeap is refused, without a prompt, where FFI is not allowed", async () => {
+  const script = `import { trimNativeHeap } from ${
+    JSON.stringify(import.meta.resolve("../../lib/service/reclaim.ts"))
+  }; console.log(trimNativeHeap());`;
+  assertEquals((await runScript(script, ["--allow-read"])).trim(), "false");
 });
 
 Deno.test("IdleReclaim collects once idle, never while work is in progress", async () => {

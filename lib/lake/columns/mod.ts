@@ -16,7 +16,6 @@ function lookupPoolById(lake: Lake, id: KSUID): PoolConfig | undefined {
 }
 
 export { buildColumns, PREFIX } from "./build.ts";
-export { encodeColumns } from "./arrowfile.ts";
 export { type ColumnsManifest, parseManifest } from "./manifest.ts";
 export {
   clearColumnCache,

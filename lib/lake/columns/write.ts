@@ -6,8 +6,11 @@
 import type { Storage } from "../storage.ts";
 import type { EncodedValues } from "./build.ts";
 import { buildColumns } from "./build.ts";
-import { encodeColumns } from "./arrowfile.ts";
 import type { ColumnsManifest } from "./manifest.ts";
+
+// apache-arrow loads with the first columns written: a thread that only
+// serves (the workers write) never holds its ~18 MB.
+let arrowFile: Promise<typeof import("./arrowfile.ts")> | undefined;
 
 /** Builds an object's columns and writes them to path; returns their manifest. */
 export async function writeColumns(
@@ -16,6 +19,8 @@ export async function writeColumns(
   vals: EncodedValues,
   order: Uint32Array,
 ): Promise<ColumnsManifest> {
+  arrowFile ??= import("./arrowfile.ts");
+  const { encodeColumns } = await arrowFile;
   const { bytes, manifest } = encodeColumns(buildColumns(vals, order));
   await storage.createAtomic(path, (sink) => sink.write(bytes), { durable: false });
   return manifest;
