@@ -39,6 +39,8 @@ export class ServerProcess {
     return ServerProcess.spawn(tmp, "loch serve", true, (portfile) => [denoExe, [
       "run",
       "-A",
+      // V8's flags as `deno task start` and the compiled binary give them.
+      "--v8-flags=--no-memory-reducer",
       ...denoFlags,
       join(repoRoot, "main.ts"),
       "serve",

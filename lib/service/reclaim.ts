@@ -2,6 +2,11 @@
 // a warm-up, a big load or a big query grew, and collects it lazily; a full
 // collection when nothing has run for a moment gives its pages back, so an
 // idle server holds what its state needs rather than its high-water mark.
+// But a full collection costs the next queries: V8 drops the compiled code
+// that refers to objects that died (most of what the last queries ran), and
+// the next query after one ran 2–3x slower here (a keyword search over HTTP
+// 48–68 ms instead of ~20), the two after it 1.5x. So an idle thread
+// collects only when its heap grew by much since its last collection.
 // The C heap (V8's compiler zones, buffers of I/O and of ArrayBuffers) keeps
 // its freed pages too, scattered among live ones; glibc's malloc_trim gives
 // them back (about 45 MB of a warmed-up server's 265), where the process may
@@ -11,6 +16,14 @@ import v8 from "node:v8";
 import vm from "node:vm";
 
 let gc: (() => void) | null | undefined;
+
+/** V8's heap of this thread, committed, in bytes. */
+function heapBytes(): number {
+  return v8.getHeapStatistics().total_heap_size;
+}
+
+/** The heap after this thread's last full collection (before one: at start). */
+let heapAtRest = heapBytes();
 
 /**
  * Runs a full garbage collection now (V8's `gc`, exposed to a fresh context
@@ -29,6 +42,7 @@ export function collectGarbage(): boolean {
   }
   if (gc === null) return false;
   gc();
+  heapAtRest = heapBytes();
   trimNativeHeap();
   return true;
 }
@@ -62,8 +76,25 @@ export function trimNativeHeap(): boolean {
 }
 
 /**
- * Counts a thread's work in progress and collects garbage when it has had
- * none for idleMs (the timer never keeps the process alive).
+ * Turns V8's memory reducer off for the threads started from now on (the
+ * query workers): when a thread goes quiet after work, the reducer runs full
+ * collections of its own, which drop compiled code as any full collection
+ * does (a keyword search after a 12 s pause took 43–66 ms with it, 20–34
+ * without, ~20 back to back). IdleReclaim returns the memory that matters.
+ */
+export function keepCompiledCodeWhenIdle(): void {
+  try {
+    v8.setFlagsFromString("--no-memory-reducer");
+  } catch {
+    // The runtime refuses: only speed after pauses is lost.
+  }
+}
+
+/**
+ * Counts a thread's work in progress and, when it has had none for idleMs
+ * (the timer never keeps the process alive), collects garbage if its heap
+ * grew by growthBytes or more since its last full collection, and else only
+ * trims the C heap.
  */
 export class IdleReclaim {
   private active = 0;
@@ -71,7 +102,10 @@ export class IdleReclaim {
   /** Collections run (for tests and metrics). */
   collections = 0;
 
-  constructor(private readonly idleMs = defaultIdleMs()) {}
+  constructor(
+    private readonly idleMs = defaultIdleMs(),
+    private readonly growthBytes = defaultGrowthBytes(),
+  ) {}
 
   begin(): void {
     this.active++;
@@ -90,7 +124,9 @@ export class IdleReclaim {
     if (this.active > 0 || this.idleMs < 0 || this.timer !== undefined) return;
     const timer = setTimeout(() => {
       this.timer = undefined;
-      if (this.active === 0 && collectGarbage()) this.collections++;
+      if (this.active > 0) return;
+      if (heapBytes() - heapAtRest < this.growthBytes) trimNativeHeap();
+      else if (collectGarbage()) this.collections++;
     }, this.idleMs);
     Deno.unrefTimer(timer);
     this.timer = timer;
@@ -113,4 +149,15 @@ function defaultIdleMs(): number {
   const text = Deno.env.get("LOCH_RECLAIM_IDLE_MS");
   const ms = text ? Number(text) : NaN;
   return Number.isFinite(ms) ? ms : 10_000;
+}
+
+/**
+ * LOCH_RECLAIM_GROWTH_MB, else 128: what an idle thread's heap must have
+ * grown by for it to collect. Queries of the usual sizes grow it by 30–50
+ * (the young generation's room), a load of a 27 MB log by ~300.
+ */
+function defaultGrowthBytes(): number {
+  const text = Deno.env.get("LOCH_RECLAIM_GROWTH_MB");
+  const mb = text ? Number(text) : NaN;
+  return (Number.isFinite(mb) && mb >= 0 ? mb : 128) * 1024 * 1024;
 }

@@ -67,7 +67,7 @@ Deno.test("trimNativeHeap is refused, without a prompt, where FFI is not allowed
 });
 
 Deno.test("IdleReclaim collects once idle, never while work is in progress", async () => {
-  const r = new IdleReclaim(30);
+  const r = new IdleReclaim(30, 0);
   r.begin();
   r.begin();
   r.end();
@@ -89,8 +89,32 @@ Deno.test("IdleReclaim collects once idle, never while work is in progress", asy
   assertEquals(r.collections, 1, "cancelled");
 });
 
+Deno.test("IdleReclaim collects only when the heap grew by its growth since the last collection", async () => {
+  assert(collectGarbage());
+  const r = new IdleReclaim(20, 48 * 1024 * 1024);
+  // A little work: no collection (the code compiled for it stays).
+  r.begin();
+  let held: number[][] | null = [];
+  for (let i = 0; i < 100; i++) held.push(new Array(1000).fill(i));
+  r.end();
+  await sleep(60);
+  assertEquals(r.collections, 0);
+  // Work that grew the heap by more: a collection.
+  r.begin();
+  for (let i = 0; i < 12_000; i++) held.push(new Array(1000).fill(i));
+  held = null;
+  r.end();
+  await sleep(60);
+  assertEquals(r.collections, 1);
+  // The heap is back at rest: no collection again.
+  r.begin();
+  r.end();
+  await sleep(60);
+  assertEquals(r.collections, 1);
+});
+
 Deno.test("IdleReclaim with a negative idle time never collects", async () => {
-  const r = new IdleReclaim(-1);
+  const r = new IdleReclaim(-1, 0);
   r.begin();
   r.end();
   await sleep(30);
