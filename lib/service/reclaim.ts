@@ -5,7 +5,7 @@
 // But a full collection costs the next queries: V8 drops the compiled code
 // that refers to objects that died (most of what the last queries ran), and
 // the next query after one ran 2–3x slower here (a keyword search over HTTP
-// 48–68 ms instead of ~20), the two after it 1.5x. So an idle thread
+// 48–79 ms instead of ~20), the two after it 1.5x. So an idle thread
 // collects only when its heap grew by much since its last collection.
 // The C heap (V8's compiler zones, buffers of I/O and of ArrayBuffers) keeps
 // its freed pages too, scattered among live ones; glibc's malloc_trim gives
@@ -79,7 +79,7 @@ export function trimNativeHeap(): boolean {
  * Turns V8's memory reducer off for the threads started from now on (the
  * query workers): when a thread goes quiet after work, the reducer runs full
  * collections of its own, which drop compiled code as any full collection
- * does (a keyword search after a 12 s pause took 43–66 ms with it, 20–34
+ * does (a keyword search after a 12 s pause took 29–66 ms with it, 20–34
  * without, ~20 back to back). IdleReclaim returns the memory that matters.
  */
 export function keepCompiledCodeWhenIdle(): void {
@@ -154,7 +154,7 @@ function defaultIdleMs(): number {
 /**
  * LOCH_RECLAIM_GROWTH_MB, else 128: what an idle thread's heap must have
  * grown by for it to collect. Queries of the usual sizes grow it by 30–50
- * (the young generation's room), a load of a 27 MB log by ~300.
+ * (the young generation's room), a load of the 27 MB dns log by over 100.
  */
 function defaultGrowthBytes(): number {
   const text = Deno.env.get("LOCH_RECLAIM_GROWTH_MB");

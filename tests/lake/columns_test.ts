@@ -338,3 +338,41 @@ Deno.test("a column's first rows read alone are those of the whole column, for e
     }
   });
 });
+
+Deno.test("a head's first rows of sizes, type indexes and prefixes are read once, then kept", async () => {
+  await withDir(async (dir) => {
+    // Two record types, so the object has a type index.
+    const texts = range(300).map((i) => i % 3 === 0 ? `{ts:${i},a:"x${i}"}` : `{ts:${i},b:${i}}`);
+    const { cols } = await readBack(texts, dir);
+    let reads = 0;
+    const storage = new class extends LocalStorage {
+      override readSync(path: string, offset: number, into: Uint8Array): number {
+        reads++;
+        return super.readSync(path, offset, into);
+      }
+    }();
+    const counted = new ObjectColumns(cols.key, cols.info, storage, `${dir}/c.arrow`);
+    const lead = async (n: number) => ({
+      sizes: [...(await counted.sizesPrefix(n)).subarray(0, n)],
+      types: [...(await counted.typeIndexUpTo(n))!.subarray(0, n)],
+      prefixes: [...(await counted.prefixes(n)).subarray(0, n * 8)],
+    });
+    clearColumnCache();
+    const first = await lead(20);
+    assert.equal(reads, 3);
+    assert.deepEqual(await lead(20), first, "the same rows again");
+    assert.deepEqual(await lead(5), { ...first, ...await lead(5) }, "fewer rows");
+    assert.equal(reads, 3, "read nothing more");
+    const more = await lead(50);
+    assert.equal(reads, 6, "more rows are read");
+    // What they hold is the whole columns' first rows.
+    clearColumnCache();
+    const whole = {
+      sizes: [...(await cols.sizes()).subarray(0, 50)],
+      types: [...(await cols.typeIndex())!.subarray(0, 50)],
+      prefixes: [...(await cols.prefixes()).subarray(0, 400)],
+    };
+    assert.deepEqual(more, whole);
+    assert.deepEqual(first.sizes, whole.sizes.slice(0, 20));
+  });
+});

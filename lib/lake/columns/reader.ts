@@ -216,9 +216,28 @@ export class ObjectColumns implements ColumnarObject {
   sizesPrefix(n: number): Promise<Uint32Array> | Uint32Array {
     const whole = columnCache.get<Uint32Array>(this.key + "/s");
     if (whole !== undefined || n >= this.rows || !this.readsAlone) return whole ?? this.sizes();
-    const [off] = this.info.manifest.sizes.bufs[1];
-    const raw = this.readAt(off, n * 4);
-    return new Uint32Array(raw.buffer, 0, n);
+    return this.leading(this.key + "/s<", n, (rows) => {
+      const raw = this.readAt(this.info.manifest.sizes.bufs[1][0], rows * 4);
+      return new Uint32Array(raw.buffer, 0, rows);
+    });
+  }
+
+  /**
+   * The first rows of a column read on their own (a head's), for at least
+   * rows [0, n): kept in the cache under key, so that the next head of as
+   * many rows or fewer reads nothing (a head over 32 objects made ~100 small
+   * reads of these each time, ~0.5 ms of `cut ts,query | head 10000`).
+   */
+  private leading<T extends Uint8Array | Uint16Array | Uint32Array>(
+    key: string,
+    n: number,
+    read: (rows: number) => T,
+  ): T {
+    const kept = columnCache.get<T>(key);
+    if (kept !== undefined && kept.length >= n) return kept;
+    const got = read(n);
+    columnCache.set(key, got, got.byteLength);
+    return got;
   }
 
   /** The record type indexes of at least rows [0, n) (null with one type). */
@@ -235,9 +254,13 @@ export class ObjectColumns implements ColumnarObject {
     if (whole !== undefined) return whole;
     const n = Math.min(rows, this.rows);
     const width = t.enc === "uint32" ? 4 : 2;
-    const raw = this.readAt(t.bufs[1][0], n * width);
-    const idx = width === 4 ? new Uint32Array(raw.buffer, 0, n) : new Uint16Array(raw.buffer, 0, n);
-    if (n === this.rows) columnCache.set(key, idx, idx.byteLength);
+    const readRows = (m: number) => {
+      const raw = this.readAt(t.bufs[1][0], m * width);
+      return width === 4 ? new Uint32Array(raw.buffer, 0, m) : new Uint16Array(raw.buffer, 0, m);
+    };
+    if (n < this.rows) return this.leading<TypeIndex>(key + "<", n, readRows);
+    const idx = readRows(n);
+    columnCache.set(key, idx, idx.byteLength);
     return idx;
   }
 
@@ -349,7 +372,8 @@ export class ObjectColumns implements ColumnarObject {
     const key = this.key + "/p";
     const whole = columnCache.get<Uint8Array>(key);
     if (whole === undefined && n < this.rows && this.readsAlone) {
-      return this.readAt(this.info.manifest.prefixes.bufs[1][0], n * PREFIX_BYTES);
+      const off = this.info.manifest.prefixes.bufs[1][0];
+      return this.leading(key + "<", n * PREFIX_BYTES, (len) => this.readAt(off, len));
     }
     let p = whole;
     if (p === undefined) {
