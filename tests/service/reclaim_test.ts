@@ -1,5 +1,5 @@
 import assert, { strictEqual as assertEquals } from "node:assert";
-import { collectGarbage, IdleReclaim, trimNativeHeap } from "../../lib/service/reclaim.ts";
+import { collectGarbage, IdleReclaim } from "../../lib/service/reclaim.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
