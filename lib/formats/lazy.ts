@@ -10,7 +10,7 @@ export type ReaderLoader = (input: ByteInput) => Promise<ValueReader>;
 /** Loads a module and makes a writer to sink with it. */
 export type WriterLoader = (sink: Sink) => Promise<ValueWriter>;
 
-export class LazyReader implements ValueReader {
+class LazyReader implements ValueReader {
   private reader: Promise<ValueReader> | undefined;
 
   constructor(private readonly input: ByteInput, private readonly load: ReaderLoader) {}
@@ -25,7 +25,7 @@ export class LazyReader implements ValueReader {
   }
 }
 
-export class LazyWriter implements ValueWriter {
+class LazyWriter implements ValueWriter {
   private writer: Promise<ValueWriter> | undefined;
 
   constructor(private readonly sink: Sink, private readonly load: WriterLoader) {}
@@ -43,3 +43,11 @@ export class LazyWriter implements ValueWriter {
     await (await this.open()).end();
   }
 }
+
+/** An input format's reader whose module loads on its first read. */
+export const lazyReader = (load: ReaderLoader) => (input: ByteInput): ValueReader =>
+  new LazyReader(input, load);
+
+/** An output format's writer whose module loads on its first write. */
+export const lazyWriter = (load: WriterLoader) => (sink: Sink): ValueWriter =>
+  new LazyWriter(sink, load);

@@ -16,7 +16,7 @@ import { detectZjson, ZjsonReader } from "./zjson/reader.ts";
 import { ZjsonWriter } from "./zjson/writer.ts";
 import { detectZson, ZsonReader } from "./zson/reader.ts";
 import { ZsonWriter } from "./zson/writer.ts";
-import { LazyReader, LazyWriter } from "./lazy.ts";
+import { lazyReader, lazyWriter } from "./lazy.ts";
 import { CsvReader, detectCsv } from "./csv/reader.ts";
 import { CsvWriter } from "./csv/writer.ts";
 import { LineReader } from "./line/reader.ts";
@@ -52,19 +52,11 @@ const inputFormats: InputFormat[] = [
   textFormat("zeek", (t) => new ZeekReader(t), detectZeek),
   binaryFormat(
     "parquet",
-    (input) =>
-      new LazyReader(
-        input,
-        async (i) => new (await import("./parquet/reader.ts")).ParquetReader(i),
-      ),
+    lazyReader(async (i) => new (await import("./parquet/reader.ts")).ParquetReader(i)),
   ),
   binaryFormat(
     "arrows",
-    (input) =>
-      new LazyReader(
-        input,
-        async (i) => new (await import("./arrow/reader.ts")).ArrowStreamReader(i),
-      ),
+    lazyReader(async (i) => new (await import("./arrow/reader.ts")).ArrowStreamReader(i)),
   ),
   textFormat("csv", (t) => new CsvReader(t), detectCsv),
   textFormat("line", (t) => new LineReader(t)),
@@ -123,10 +115,8 @@ const outputFormats: Record<string, WriterFactory> = {
   zjson: (sink) => new ZjsonWriter(sink),
   json: (sink) => new JsonWriter(sink),
   ndjson: (sink) => new JsonWriter(sink),
-  parquet: (sink) =>
-    new LazyWriter(sink, async (s) => new (await import("./parquet/writer.ts")).ParquetWriter(s)),
-  arrows: (sink) =>
-    new LazyWriter(sink, async (s) => new (await import("./arrow/writer.ts")).ArrowStreamWriter(s)),
+  parquet: lazyWriter(async (s) => new (await import("./parquet/writer.ts")).ParquetWriter(s)),
+  arrows: lazyWriter(async (s) => new (await import("./arrow/writer.ts")).ArrowStreamWriter(s)),
   csv: (sink) => new CsvWriter(sink),
   zeek: (sink) => new ZeekWriter(sink),
   table: (sink) => new TableWriter(sink),
