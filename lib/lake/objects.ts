@@ -189,6 +189,38 @@ export function tipObjects(cat: Catalog, poolId: KSUID, branch: string): DataObj
   return getObjects(cat, ids);
 }
 
+/**
+ * Branch tips' object lists by the commit they are the tip at (what a
+ * commit holds never changes): the queries of a branch between its commits
+ * read no catalog rows for its objects (~0.07 ms a query warm over 32
+ * objects, ~0.35 in a server's first queries).
+ */
+const tipsByCommit = new Map<string, DataObject[]>();
+const TIPS_MAX = 64;
+
+/**
+ * The objects of a branch tip at commit, the branch's commit read just
+ * before. A list read from the catalog is kept only when stillAt() says
+ * the branch had not moved on while it was read.
+ */
+export function tipObjectsAt(
+  cat: Catalog,
+  poolId: KSUID,
+  branch: string,
+  commit: KSUID,
+  stillAt: () => boolean,
+): DataObject[] {
+  const key = toHex(commit);
+  let objects = tipsByCommit.get(key);
+  if (objects === undefined) {
+    objects = tipObjects(cat, poolId, branch);
+    if (!stillAt()) return objects;
+    if (tipsByCommit.size >= TIPS_MAX) tipsByCommit.delete(tipsByCommit.keys().next().value!);
+  } else tipsByCommit.delete(key); // most recently used last
+  tipsByCommit.set(key, objects);
+  return objects.slice();
+}
+
 /** The seek index of an object (at least one entry for a non-empty object). */
 export function seekIndex(cat: Catalog, id: KSUID): SeekEntry[] {
   const key = toHex(id);
@@ -222,6 +254,7 @@ export function objectsWithoutColumns(cat: Catalog, poolId: KSUID): DataObject[]
 
 /** Forgets cached metadata of objects (when their pool is dropped). */
 export function forgetObjects(ids: KSUID[]): void {
+  tipsByCommit.clear();
   for (const id of ids) {
     const key = toHex(id);
     objectCache.delete(key);

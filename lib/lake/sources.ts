@@ -26,10 +26,11 @@ import type { Batch, Value } from "../zed/value.ts";
 import { findBranch, getBranch } from "./branches.ts";
 import { commitChain, getCommit, snapshotAt } from "./commits.ts";
 import { formatTime, parseTime } from "../zed/time.ts";
+import { bytesEqual } from "../zed/bytes.ts";
 import { toBase62, tryParseID } from "./ksuid.ts";
 import type { Lake } from "./lake.ts";
 import { commitMeta, type CommitView, lakeMeta, poolMeta } from "./meta.ts";
-import { getObjects, tipObjects } from "./objects.ts";
+import { getObjects, tipObjectsAt } from "./objects.ts";
 import { PoolKey } from "./poolkey.ts";
 import { listPools, lookupPool, notFound, type PoolConfig } from "./pools.ts";
 import {
@@ -429,7 +430,16 @@ export function resolveCommit(lake: Lake, pool: PoolConfig, commitish: string): 
   return {
     pool,
     commit: b.commit,
-    objects: tipObjects(cat, pool.id, b.name),
+    objects: tipObjectsAt(
+      cat,
+      pool.id,
+      b.name,
+      b.commit,
+      () => {
+        const now = findBranch(cat, pool.id, b.name)?.commit;
+        return now !== undefined && bytesEqual(now, b.commit);
+      },
+    ),
     indexes: tipIndexes(cat, pool.id, b.name),
   };
 }

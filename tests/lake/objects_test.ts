@@ -6,7 +6,8 @@ import { parseZsonValue } from "../../lib/formats/zson/reader.ts";
 import { formatZson } from "../../lib/formats/zson/formatter.ts";
 import { encodeBody } from "../../lib/zed/zcode.ts";
 import { toBase62 } from "../../lib/lake/ksuid.ts";
-import { seekIndex, tipObjects } from "../../lib/lake/objects.ts";
+import { seekIndex, tipObjects, tipObjectsAt } from "../../lib/lake/objects.ts";
+import { getBranch } from "../../lib/lake/branches.ts";
 import { keyedPool, lines, loadText, range, records, secs, withLake } from "./helpers.ts";
 
 function bodySize(zson: string): number {
@@ -182,5 +183,42 @@ Deno.test("objects: ids in the catalog and on disk agree", async () => {
     const r = await loadText(lake, p, "{x:1}\n{x:2}\n{x:3}\n");
     const listed = await lines(lake, "from p@main:objects | yield ksuid(id) | sort this");
     assert.deepEqual(listed, r.objects.map((o) => `"${toBase62(o.id)}"`).sort());
+  });
+});
+
+Deno.test("objects: a tip's objects are kept by commit; a commit's tip is read anew", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "x");
+    await loadText(lake, p, "{x:1}");
+    const ids = (os: { id: Uint8Array }[]) => os.map((o) => toBase62(o.id)).sort();
+    const at = () => getBranch(lake.catalog, p.id, "main").commit;
+    let reads = 0;
+    const tip = () => {
+      const commit = at();
+      return tipObjectsAt(lake.catalog, p.id, "main", commit, () => {
+        reads++;
+        return true;
+      });
+    };
+    const first = tip();
+    assert.deepEqual(ids(first), ids(tipObjects(lake.catalog, p.id, "main")));
+    assert.equal(reads, 1);
+    // Kept: read once; each caller gets its own array.
+    first.pop();
+    const again = tip();
+    assert.equal(reads, 1);
+    assert.equal(again.length, 1);
+    // A new commit is a new tip.
+    await loadText(lake, p, "{x:2}");
+    assert.equal(tip().length, 2);
+    assert.equal(reads, 2);
+    // A list read while the branch moved on is not kept.
+    await loadText(lake, p, "{x:3}");
+    const commit = at();
+    const moved = () => false;
+    assert.equal(tipObjectsAt(lake.catalog, p.id, "main", commit, moved).length, 3);
+    let asked = 0;
+    tipObjectsAt(lake.catalog, p.id, "main", commit, () => (asked++, true));
+    assert.equal(asked, 1);
   });
 });

@@ -112,3 +112,19 @@ Deno.test("empty text means *", () => {
     expr: { kind: "Primitive", type: "bool", text: "true" },
   });
 });
+
+Deno.test("a query parsed again is a fresh tree equal to the first", () => {
+  const text = 'from p | x > 1 and y == "a" | count() by k | sort -r count';
+  const first = parseQuery(text);
+  const again = parseQuery(text);
+  assert.deepEqual(again, first);
+  assert.notEqual(again, first);
+  assert.notEqual(again.ops[1], first.ops[1]);
+  // One caller changing its tree (as compiling does) leaves the next one's alone.
+  first.ops.splice(0, 1);
+  (again.ops[1] as AnyNode).kind = "Changed";
+  const third = parseQuery(text);
+  assert.equal(third.ops.length, 4);
+  assert.notEqual((third.ops[1] as AnyNode).kind, "Changed");
+  assert.deepEqual(parseQuery(text).ops[0], third.ops[0]);
+});
