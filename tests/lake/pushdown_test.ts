@@ -251,6 +251,16 @@ Deno.test("summaries over objects that share groups come from columns, in pool o
       const tq = `from t${order} | s:=sum(x) by g`;
       await agreed(lake, tq);
       assert.ok((await query(lake, tq)).stats.bytesFetched > 0, "ties read as rows");
+      // A group that gets no value for the sum in either object (group c: no
+      // x) is not merged: its tied keys leave the order to nobody.
+      const u = keyedPool(lake, `u${order}`, "ts", order);
+      await loadText(lake, u, '{ts:1,g:"b",x:1e16}\n{ts:5,g:"c"}\n{ts:6,g:"b",x:1.}');
+      await loadText(lake, u, '{ts:3,g:"b",x:-1e16}\n{ts:5,g:"c"}\n{ts:7,g:"b",x:1.}');
+      const uq = `from u${order} | s:=sum(x), n:=count() by g | sort g`;
+      const ur = await query(lake, uq);
+      assert.deepEqual(ur.lines, await agreed(lake, uq));
+      assert.deepEqual(ur.lines, ['{g:"b",s:2.,n:4(uint64)}', '{g:"c",s:null,n:2(uint64)}']);
+      assert.equal(ur.stats.bytesFetched, 0, `${uq}: from columns`);
     }
   });
 });

@@ -272,14 +272,20 @@ export class VectorSummarize {
     keyOrder: KeyOrder,
     op: Summarize,
   ): Promise<boolean> {
-    // Per group name: where it is, object by object.
+    // Per group name: where it is, object by object. Only where it gets a
+    // value for an aggregate that depends on their order: elsewhere (a
+    // group of rows without the argument, say, all but the log that has
+    // it) commit() feeds it as it would any group.
     const where = new Map<string, { k: number; g: number }[]>();
     for (let k = 0; k < run.length; k++) {
       const p = run[k].p;
       if (p.rows.length === 0) continue;
       const names = p.names!; // set by prepare() for order-sensitive summaries
+      const fed = new Set<string>();
+      for (const f of p.fed) if (f !== null) { for (const name of f) fed.add(name); }
       for (let g = 0; g < p.keys.length; g++) {
         const name = names[g];
+        if (!fed.has(name)) continue;
         const at = where.get(name);
         if (at === undefined) where.set(name, [{ k, g }]);
         else at.push({ k, g });
