@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { formatZson, ZsonFormatter } from "../../lib/formats/zson/formatter.ts";
 import { parseZsonValue } from "../../lib/formats/zson/reader.ts";
 import { ZsonWriter } from "../../lib/formats/zson/writer.ts";
+import { ByteBuffer } from "../../lib/formats/json/bytebuf.ts";
 import { TypeFloat32, TypeInt64, TypeString } from "../../lib/zed/types.ts";
 import { zctx } from "../../lib/zed/context.ts";
 import { Value } from "../../lib/zed/value.ts";
@@ -189,6 +190,31 @@ Deno.test("zson: records of primitive fields, formatted from a plan per type, as
     const v = parseZsonValue(text);
     assert.equal(formatZson(v.type, v.body), text);
     // The same value twice: the plan, once made, gives the same text.
+    assert.equal(formatZson(v.type, v.body), text);
+  }
+});
+
+Deno.test("zson: records of primitive fields indented as the reference's -Z writes them", () => {
+  // Texts from zq v1.3.0 -Z (and -pretty 2 for the last).
+  const cases: [string, number, string][] = [
+    ['{a:1,b:"x"}', 4, '{\n    a: 1,\n    b: "x"\n}'],
+    ["{p:80(uint16),f:1.5(float32)}", 4, "{\n    p: 80 (uint16),\n    f: 1.5 (float32)\n}"],
+    ["{s:null(string),n:null}", 4, "{\n    s: null (string),\n    n: null\n}"],
+    [
+      '{q:error("missing"),r:null(error(string))}',
+      4,
+      '{\n    q: error("missing"),\n    r: null (error(string))\n}',
+    ],
+    ["{q:error(1),z:null(error(string))}", 2, "{\n  q: error(1),\n  z: null (error(string))\n}"],
+  ];
+  for (const [text, tab, want] of cases) {
+    const v = parseZsonValue(text);
+    const f = new ZsonFormatter(tab);
+    assert.equal(f.format(v.type, v.body), want);
+    const out = new ByteBuffer();
+    f.formatInto(v.type, v.body, out);
+    assert.equal(new TextDecoder().decode(out.take()), want);
+    // One line still, from the same type's one-line plan.
     assert.equal(formatZson(v.type, v.body), text);
   }
 });

@@ -75,8 +75,8 @@ export class ZsonFormatter {
 
   /** Appends one top-level value (without the trailing newline) to out as UTF-8. */
   formatInto(t: Type, body: Body, out: ByteBuffer): void {
-    if (this.tab === 0 && t.kind === Kind.Record && body !== null) {
-      const flat = flatRecord(t);
+    if (t.kind === Kind.Record && body !== null) {
+      const flat = flatRecord(t, this.tab);
       if (flat !== null) {
         flat.formatInto(body as Body[], out);
         return;
@@ -87,8 +87,8 @@ export class ZsonFormatter {
 
   /** Formats one top-level value (without the trailing newline). */
   format(t: Type, body: Body): string {
-    if (this.tab === 0 && t.kind === Kind.Record && body !== null) {
-      const flat = flatRecord(t);
+    if (t.kind === Kind.Record && body !== null) {
+      const flat = flatRecord(t, this.tab);
       if (flat !== null) return flat.format(body as Body[]);
     }
     this.out = "";
@@ -333,30 +333,36 @@ export class ZsonFormatter {
 }
 
 /**
- * One-line ZSON of records whose fields are all unnamed primitives (most
- * records in logs): the text the general formatter makes, from a plan per
- * record type — each field's quoted name, its value, and the decorator its
+ * ZSON of records whose fields are all unnamed primitives (most records in
+ * logs), on one line or indented by tab: the text the general formatter
+ * makes, from a plan per record type — each field's opening (a separator,
+ * the indentation and its quoted name), its value, and the decorator its
  * type needs (none for implied types; `null(type)` for nulls).
  */
 class FlatRecord {
   private names: string[];
+  private close: string;
   private ids: number[];
   private before: string[];
   private after: string[];
   private nulls: string[];
 
-  constructor(t: RecordType) {
-    this.names = t.fields.map((f, i) => (i === 0 ? "{" : ",") + quoteName(f.name) + ":");
+  constructor(t: RecordType, tab: number) {
+    const nl = tab > 0 ? "\n" : "", pad = " ".repeat(tab), sp = tab > 0 ? " " : "";
+    this.names = t.fields.map((f, i) =>
+      (i === 0 ? "{" : ",") + nl + pad + quoteName(f.name) + ":" + sp
+    );
+    this.close = nl + "}";
     // A field's primitive (an error's, for errors such as cut's error("missing")).
     const prim = (f: Field) =>
       (f.type.kind === Kind.Error ? f.type.inner : f.type) as PrimitiveType;
     this.ids = t.fields.map((f) => prim(f).id);
     this.before = t.fields.map((f) => f.type.kind === Kind.Error ? "error(" : "");
     this.after = t.fields.map((f) =>
-      f.type.kind === Kind.Error ? ")" : impliedType(f.type) ? "" : "(" + prim(f).name + ")"
+      f.type.kind === Kind.Error ? ")" : impliedType(f.type) ? "" : sp + "(" + prim(f).name + ")"
     );
     // Nulls as the general formatter writes them.
-    const general = new ZsonFormatter(0);
+    const general = new ZsonFormatter(tab);
     this.nulls = t.fields.map((f) => general.value0(f.type));
   }
 
@@ -376,7 +382,7 @@ class FlatRecord {
       else out.utf8(formatPrimitive(id, b));
       if (this.after[i] !== "") out.utf8(this.after[i]);
     }
-    out.byte(0x7d); // }
+    out.ascii(this.close);
   }
 
   format(body: Body[]): string {
@@ -389,7 +395,7 @@ class FlatRecord {
         ? this.nulls[i]
         : this.before[i] + formatPrimitive(ids[i], b) + this.after[i];
     }
-    return out + "}";
+    return out + this.close;
   }
 }
 
@@ -413,13 +419,16 @@ function writeQuoted(out: ByteBuffer, s: string): void {
   out.pos = p;
 }
 
-const flatRecords = new WeakMap<RecordType, FlatRecord | null>();
+/** Plans by indentation (a formatter's tab: 0, one line, or pretty's), then record type. */
+const flatRecords = new Map<number, WeakMap<RecordType, FlatRecord | null>>();
 
-function flatRecord(t: RecordType): FlatRecord | null {
-  let f = flatRecords.get(t);
+function flatRecord(t: RecordType, tab: number): FlatRecord | null {
+  let plans = flatRecords.get(tab);
+  if (plans === undefined) flatRecords.set(tab, plans = new WeakMap());
+  let f = plans.get(t);
   if (f === undefined) {
     const flat = t.fields.length > 0 && t.fields.every((x) => flatField(x.type));
-    flatRecords.set(t, f = flat ? new FlatRecord(t) : null);
+    plans.set(t, f = flat ? new FlatRecord(t, tab) : null);
   }
   return f;
 }
