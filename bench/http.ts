@@ -233,7 +233,7 @@ interface LongQuery {
   request: [string, RequestInit];
 }
 
-async function fairness(base: string, runs: number): Promise<void> {
+export async function fairness(base: string, runs: number): Promise<void> {
   const ps = probes(base);
   for (const p of ps) await p.run();
   const idle = await probeRounds(ps, 50);
