@@ -126,11 +126,11 @@ export interface PreparedGroups {
   /** Per group, its name (groupName), where some aggregate depends on the order of its values. */
   names?: string[];
   /**
-   * Per aggregate whose result depends on the order of its values: the value
-   * key strings of the groups it gets values for here (for the check that
-   * overlapping objects share none; see conflicts()).
+   * Per aggregate whose result depends on the order of its values: the
+   * groups (indexes into keys) it gets values for here (for the check that
+   * overlapping objects share none, by name; see conflicts()).
    */
-  fed: (string[] | null)[];
+  fed: (number[] | null)[];
   /**
    * Per aggregate: for one over integers, the largest sum of their
    * magnitudes this object can add (integers sum exactly, even as floats
@@ -176,9 +176,11 @@ export class VectorSummarize {
       }
       const seen = new Set<string>();
       for (const p of run) {
-        const fed = p.fed[j] ?? [];
-        for (const k of fed) if (seen.has(k)) return true;
-        for (const k of fed) seen.add(k);
+        const fed = p.fed[j];
+        if (fed === null || fed.length === 0) continue;
+        const names = p.names!;
+        for (const g of fed) if (seen.has(names[g])) return true;
+        for (const g of fed) seen.add(names[g]);
       }
     }
     return false;
@@ -231,7 +233,7 @@ export class VectorSummarize {
       : groupRows(o.rows, sel, keyValues, derive, args, wheres, sizesOnly);
     if (p !== null) {
       if (this.orderSensitive) p.names = p.keys.map(groupName);
-      p.fed = this.aggs.map((a, j) => ORDER_SENSITIVE.has(a.name) ? fedKeys(p, j) : null);
+      p.fed = this.aggs.map((a, j) => ORDER_SENSITIVE.has(a.name) ? fedGroups(p, j) : null);
       p.intBound = this.aggs.map((_, j) => intBound(args[j]));
     }
     return p;
@@ -281,11 +283,11 @@ export class VectorSummarize {
       const p = run[k].p;
       if (p.rows.length === 0) continue;
       const names = p.names!; // set by prepare() for order-sensitive summaries
-      const fed = new Set<string>();
-      for (const f of p.fed) if (f !== null) { for (const name of f) fed.add(name); }
+      const fed = new Uint8Array(p.keys.length);
+      for (const f of p.fed) if (f !== null) { for (const g of f) fed[g] = 1; }
       for (let g = 0; g < p.keys.length; g++) {
+        if (fed[g] === 0) continue;
         const name = names[g];
-        if (!fed.has(name)) continue;
         const at = where.get(name);
         if (at === undefined) where.set(name, [{ k, g }]);
         else at.push({ k, g });
@@ -360,9 +362,9 @@ function groupName(keys: readonly Value[]): string {
   return keys.map((k) => valueKey(k.type, k.body)).join("");
 }
 
-/** The value key strings of the groups aggregate j gets a value for. */
-function fedKeys(p: PreparedGroups, j: number): string[] {
-  const out: string[] = [];
+/** The groups aggregate j gets a value for. */
+function fedGroups(p: PreparedGroups, j: number): number[] {
+  const out: number[] = [];
   const arg = p.args[j], where = p.wheres[j];
   if (arg !== null && arg.vectors.length === 0) return out; // missing everywhere
   for (let g = 0; g < p.keys.length; g++) {
@@ -372,7 +374,7 @@ function fedKeys(p: PreparedGroups, j: number): string[] {
       const i = p.rows[r];
       feeds = (where === null || where[i] === 1) && (arg === null || arg.has(i));
     }
-    if (feeds) out.push(p.names![g]);
+    if (feeds) out.push(g);
   }
   return out;
 }
