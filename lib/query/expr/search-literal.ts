@@ -4,6 +4,7 @@
 // network test of net literals.
 
 import { invalid } from "../../errors.ts";
+import { bytesEqual } from "../../zed/bytes.ts";
 import { formatType } from "../../zed/typetext.ts";
 import {
   ID_BOOL,
@@ -56,12 +57,6 @@ export function literalEquality(literal: Value): Equality {
 /** The primitive id of t, or -1. */
 function primitiveId(t: Type): number {
   return t.kind === Kind.Primitive ? t.id : -1;
-}
-
-export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**
