@@ -146,9 +146,7 @@ export class IdleReclaim {
  * loads a few seconds apart should not pay that each time.
  */
 function defaultIdleMs(): number {
-  const text = Deno.env.get("LOCH_RECLAIM_IDLE_MS");
-  const ms = text ? Number(text) : NaN;
-  return Number.isFinite(ms) ? ms : 10_000;
+  return envNumber("LOCH_RECLAIM_IDLE_MS", 10_000);
 }
 
 /**
@@ -157,7 +155,12 @@ function defaultIdleMs(): number {
  * (the young generation's room), a load of the 27 MB dns log by over 100.
  */
 function defaultGrowthBytes(): number {
-  const text = Deno.env.get("LOCH_RECLAIM_GROWTH_MB");
-  const mb = text ? Number(text) : NaN;
-  return (Number.isFinite(mb) && mb >= 0 ? mb : 128) * 1024 * 1024;
+  return envNumber("LOCH_RECLAIM_GROWTH_MB", 128, 0) * 1024 * 1024;
+}
+
+/** The number in environment variable name, else fallback (also when it is not one, or below min). */
+function envNumber(name: string, fallback: number, min = -Infinity): number {
+  const text = Deno.env.get(name);
+  const n = text ? Number(text) : NaN;
+  return Number.isFinite(n) && n >= min ? n : fallback;
 }
