@@ -53,4 +53,5 @@ export { compileRegexp } from "./expr/regexp.ts";
 export { valueKey } from "./aggregates/value-key.ts";
 export { type Selection, VectorFilter } from "./vector/filter.ts";
 export type { ColumnarObject, ColumnRef } from "./vector/object.ts";
-export { type PreparedGroups, VectorSummarize } from "./vector/summarize.ts";
+export { VectorSummarize } from "./vector/summarize.ts";
+export type { PreparedGroups } from "./vector/grouping.ts";

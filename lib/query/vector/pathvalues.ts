@@ -1,0 +1,85 @@
+// A path's values over one columnar object: the columns holding it (one per
+// type of value it has there) and, per row, which of them holds the row's.
+// Summaries read their keys and arguments this way.
+
+import { MISSING } from "../runtime/values.ts";
+import { Value } from "../../zed/value.ts";
+import { ABSENT, NumberVector, VALUE, type Vector } from "../../zed/vector.ts";
+import { isNumber } from "../../zed/types.ts";
+import { typeId } from "../expr/coerce.ts";
+import type { TypeIndex } from "./codes.ts";
+import type { ColumnarObject, ColumnRef } from "./object.ts";
+import { lookupPath } from "./paths.ts";
+
+/** A path's values over an object: per row, a slot of values, MISSING where its type lacks it. */
+export class PathValues {
+  /**
+   * Per row: the column (index into vectors) holding it, or -1 for missing;
+   * null when there is at most one column (its own state says where it is absent).
+   */
+  readonly col: Int16Array | null;
+  /** The columns the vectors are of. */
+  refs: readonly ColumnRef[] = [];
+  constructor(readonly vectors: Vector[], rows: number) {
+    this.col = vectors.length > 1 ? new Int16Array(rows).fill(-1) : null;
+  }
+
+  /** Whether row i has the path. */
+  has(i: number): boolean {
+    if (this.col !== null) return this.col[i] >= 0;
+    return this.vectors.length === 1 && this.vectors[0].state[i] !== ABSENT;
+  }
+
+  /**
+   * The one column of numbers the path has (exact as doubles), for
+   * aggregates that take numbers as floats; null otherwise.
+   */
+  numbers(): NumberVector | null {
+    if (this.col !== null || this.vectors.length !== 1) return null;
+    const v = this.vectors[0];
+    return v instanceof NumberVector && v.big === null && isNumber(typeId(v.type)) ? v : null;
+  }
+
+  /** Row i's value. */
+  value(i: number): Value {
+    const c = this.col !== null ? this.col[i] : this.has(i) ? 0 : -1;
+    if (c < 0) return MISSING;
+    const v = this.vectors[c];
+    const s = v.state[i];
+    return new Value(v.type, s === VALUE ? v.body(i) : null);
+  }
+}
+
+/** Loads a path's columns; null when some type has the path somewhere columns cannot read. */
+export async function pathValues(
+  o: ColumnarObject,
+  types: TypeIndex,
+  path: readonly string[],
+): Promise<PathValues | null> {
+  const perType = new Int16Array(o.types.length).fill(-1);
+  const cols = o.columnsOf(path);
+  const used: number[] = [];
+  for (let k = 0; k < o.types.length; k++) {
+    const lp = lookupPath(o.types[k], path);
+    if (lp.kind === "other") return null;
+    if (lp.kind === "missing") continue;
+    const c = cols.findIndex((c) => c.type === lp.type && c.covers.includes(k));
+    if (c < 0) return null;
+    let u = used.indexOf(c);
+    if (u < 0) {
+      u = used.length;
+      used.push(c);
+    }
+    perType[k] = u;
+  }
+  const vectors: Vector[] = [];
+  for (const c of used) vectors.push(await o.vector(cols[c]));
+  const pv = new PathValues(vectors, o.rows);
+  pv.refs = used.map((c) => cols[c]);
+  const col = pv.col;
+  if (col !== null) {
+    if (types === null) col.fill(perType[0]);
+    else for (let i = 0; i < o.rows; i++) col[i] = perType[types[i]];
+  }
+  return pv;
+}
