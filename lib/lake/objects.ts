@@ -2,6 +2,7 @@
 // the catalog (lake-api.md §7.4, §15.3). Metadata never changes once written,
 // so parsed copies are cached by id.
 
+import { LruMap } from "../lru.ts";
 import { formatZson } from "../formats/zson/formatter.ts";
 import { parseZsonValue } from "../formats/zson/reader.ts";
 import { NULL } from "../query/mod.ts";
@@ -62,8 +63,7 @@ interface ObjectRow {
 }
 
 const objectCache = new Map<string, DataObject>();
-const seekCache = new Map<string, SeekEntry[]>();
-const SEEK_CACHE_MAX = 4096;
+const seekCache = new LruMap<string, SeekEntry[]>(4096);
 
 function zson(v: Value): string {
   return formatZson(v.type, v.body);
@@ -195,8 +195,7 @@ export function tipObjects(cat: Catalog, poolId: KSUID, branch: string): DataObj
  * read no catalog rows for its objects (~0.07 ms a query warm over 32
  * objects, ~0.35 in a server's first queries).
  */
-const tipsByCommit = new Map<string, DataObject[]>();
-const TIPS_MAX = 64;
+const tipsByCommit = new LruMap<string, DataObject[]>(64);
 
 /**
  * The objects of a branch tip at commit, the branch's commit read just
@@ -215,9 +214,8 @@ export function tipObjectsAt(
   if (objects === undefined) {
     objects = tipObjects(cat, poolId, branch);
     if (!stillAt()) return objects;
-    if (tipsByCommit.size >= TIPS_MAX) tipsByCommit.delete(tipsByCommit.keys().next().value!);
-  } else tipsByCommit.delete(key); // most recently used last
-  tipsByCommit.set(key, objects);
+    tipsByCommit.set(key, objects);
+  }
   return objects.slice();
 }
 
@@ -230,7 +228,6 @@ export function seekIndex(cat: Catalog, id: KSUID): SeekEntry[] {
       'SELECT key, count, "offset" FROM seek_index WHERE object_id = ? ORDER BY seq',
       id,
     ).map((r) => ({ key: parseKey(r.key), count: r.count, offset: r.offset }));
-    if (seekCache.size >= SEEK_CACHE_MAX) seekCache.delete(seekCache.keys().next().value!);
     seekCache.set(key, entries);
   }
   return entries;

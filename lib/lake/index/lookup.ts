@@ -3,6 +3,7 @@
 // null when the indexes prove none can. Index objects are immutable, so
 // loaded ones are kept (up to a bound) and shared by every query.
 
+import { LruMap } from "../../lru.ts";
 import { ZngDecoder } from "../../formats/zng/reader.ts";
 import type { Value } from "../../zed/value.ts";
 import type { KSUID } from "../ksuid.ts";
@@ -12,17 +13,11 @@ import { FieldIndex, type RecordRange } from "./fieldindex.ts";
 import type { IndexTerms } from "./terms.ts";
 import { indexObjectPath } from "./store.ts";
 
-const CACHE_MAX = 1024;
-const cache = new Map<string, Promise<FieldIndex | undefined>>();
-
-function remember(path: string, p: Promise<FieldIndex | undefined>): void {
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
-  cache.set(path, p);
-}
+const cache = new LruMap<string, Promise<FieldIndex | undefined>>(1024);
 
 /** Keeps a field index just built, so the first query need not read it back. */
 export function primeFieldIndex(path: string, index: FieldIndex): void {
-  remember(path, Promise.resolve(index));
+  cache.set(path, Promise.resolve(index));
 }
 
 /** Forgets cached indexes (tests; and files that are removed). */
@@ -39,10 +34,6 @@ function loadFieldIndex(
   let p = cache.get(path);
   if (p === undefined) {
     p = readFieldIndex(lake, path, field).catch(() => undefined);
-    remember(path, p);
-  } else {
-    // Most recently used last.
-    cache.delete(path);
     cache.set(path, p);
   }
   return p;

@@ -7,6 +7,7 @@
 // worker doing the fetch (bridge.ts, bridge_worker.ts).
 
 import { LochError } from "../../errors.ts";
+import { LruMap } from "../../lru.ts";
 import {
   type DirEntry,
   type FileInfo,
@@ -52,7 +53,7 @@ export class S3Storage implements Storage {
   readonly cache: ReadCache;
   private readonly client: S3Client;
   private bridge: SyncBridge | undefined;
-  private readonly sizes = new Map<string, number>();
+  private readonly sizes = new LruMap<string, number>(KNOWN_SIZES);
   private readonly partBytes: number;
   private readonly concurrency: number;
   private readonly syncTimeoutMs: number;
@@ -248,7 +249,6 @@ export class S3Storage implements Storage {
 
   private learn(path: string, size: number): void {
     this.sizes.set(path, size);
-    if (this.sizes.size > KNOWN_SIZES) this.sizes.delete(this.sizes.keys().next().value!);
   }
 
   /** Forgets what is known of path (written again, or removed). */

@@ -3,6 +3,7 @@
 // its line and a `=== ^ ===` marker; columns count UTF-8 bytes.
 
 import { LochError } from "../../errors.ts";
+import { LruMap } from "../../lru.ts";
 import { utf8Length } from "../../zed/utf8.ts";
 import type { Sequential } from "../ast.ts";
 import { Operations } from "./ops.ts";
@@ -48,8 +49,7 @@ function rawError(src: string, errors: [number, string][]): ParseError {
  * short one (~0.1 ms warm, ~0.35 in a server's first queries). Callers get
  * a copy, so none sees another's changes to its tree.
  */
-const parsed = new Map<string, Sequential>();
-const PARSED_MAX = 256;
+const parsed = new LruMap<string, Sequential>(256);
 /** Longer texts are parsed every time (rare, and their trees are big). */
 const PARSED_TEXT_MAX = 8 << 10;
 
@@ -57,15 +57,11 @@ const PARSED_TEXT_MAX = 8 << 10;
 export function parseQuery(src: string): Sequential {
   if (src.length === 0) src = "*";
   let seq = parsed.get(src);
-  if (seq !== undefined) {
-    // Most recently used last: the first is the one to drop.
-    parsed.delete(src);
-  } else {
+  if (seq === undefined) {
     seq = new QueryParser().parse(src);
     if (src.length > PARSED_TEXT_MAX) return seq;
-    if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
+    parsed.set(src, seq);
   }
-  parsed.set(src, seq);
   return copyTree(seq);
 }
 
