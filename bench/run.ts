@@ -2,11 +2,7 @@
 // against the comparison tools. Options: --runs N (default 5), --only
 // part,... (service, concurrency, json, queries, zng, lake, index, http, fuzz,
 // soak, parquet),
-// --scale 1x|10x|both (the service and concurrency parts), --dir D (where
-// the lakes and files go: a fresh directory in D, removed after; default the
-// current directory, where `deno task start` keeps its lake too — this
-// machine's /tmp creates files ~35x slower than other directories of the
-// same file system, which loads feel). The service part
+// --scale 1x|10x|both (the service and concurrency parts). The service part
 // comes first: loch serve against zed serve, zq and DuckDB on every query
 // shape, cold and warm; then many clients at once against zed serve, with
 // load speed and memory per phase. Last, the decoders' and queries' fuzzing
@@ -32,14 +28,12 @@ const { values } = parseArgs({
     only: { type: "string" },
     /** For the service and concurrency parts: 1x, 10x or both. */
     scale: { type: "string", default: "both" },
-    /** Where the benchmark's lakes and files go (in a fresh directory there). */
-    dir: { type: "string", default: "." },
   },
 });
 const runs = Number(values.runs);
 const only = values.only?.split(",") ?? null;
 const want = (part: string) => only === null || only.includes(part);
-const tmp = await Deno.makeTempDir({ dir: values.dir, prefix: ".loch-bench-" });
+const tmp = await Deno.makeTempDir({ prefix: "loch-bench-" });
 try {
   if (want("service")) {
     const scales = values.scale === "both" ? ["1x", "10x"] : [values.scale];
