@@ -18,6 +18,7 @@ import { type DataObject, insertObject } from "./objects.ts";
 import { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
 import { SortBuffer } from "./sortbuffer.ts";
+import { JsonIntake } from "./jsonintake.ts";
 
 /** Commit metadata a client supplies (the Zed-Commit header). */
 export interface CommitRequest {
@@ -99,29 +100,50 @@ export async function writeLoad(
       });
   };
   let buf = new SortBuffer();
+  /** Starts the next object: the value that crossed the threshold starts it (objects stay within). */
+  const next = async () => {
+    const last = buf.takeLast();
+    await flush(buf);
+    buf = new SortBuffer();
+    buf.addTagged(last.type, last.tagged, last.key);
+  };
+  /** A read error: a format error ends the input with a warning; an input that broke fails the load. */
+  const readError = (e: unknown) => {
+    if (!opts.warnOnReadError || !(e instanceof LochError)) throw e;
+    warnings.push(messageOf(e));
+  };
   try {
+    // JSON goes from its bytes into the buffer where it can (jsonintake.ts).
+    const intake = JsonIntake.of(reader, key);
+    while (intake !== null && !intake.done && !intake.handedOver) {
+      records += intake.take(buf, pool.threshold);
+      if (buf.bodyBytes > pool.threshold && buf.length > 1) {
+        await next();
+        continue;
+      }
+      if (intake.done || intake.handedOver) break;
+      opts.onProgress?.({ records, objects: written.length });
+      try {
+        await intake.more();
+      } catch (e) {
+        readError(e);
+        break;
+      }
+    }
     for (;;) {
+      if (intake !== null && (intake.done || warnings.length > 0)) break;
       let batch;
       try {
         batch = await reader.read();
       } catch (e) {
-        // A format error ends the input with a warning; an input that broke
-        // (a client's upload aborted) fails the load.
-        if (!opts.warnOnReadError || !(e instanceof LochError)) throw e;
-        warnings.push(messageOf(e));
+        readError(e);
         break;
       }
       if (batch === null) break;
       for (let i = 0; i < batch.length; i++) {
         const v = batch[i];
         buf.add(v, key.keyOf(v));
-        if (buf.bodyBytes > pool.threshold && buf.length > 1) {
-          // Objects stay within the threshold: the value that crossed it starts the next one.
-          buf.removeLast();
-          await flush(buf);
-          buf = new SortBuffer();
-          buf.add(v, key.keyOf(v));
-        }
+        if (buf.bodyBytes > pool.threshold && buf.length > 1) await next();
       }
       records += batch.length;
       opts.onProgress?.({ records, objects: written.length });

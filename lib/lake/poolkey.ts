@@ -5,8 +5,39 @@
 
 import { compareBytes } from "../zed/bytes.ts";
 import { compareValues } from "../zed/compare.ts";
-import type { Value } from "../zed/value.ts";
+import {
+  Kind,
+  type RecordType,
+  type Type,
+  TypeBool,
+  TypeFloat64,
+  TypeInt64,
+  TypeNull,
+  TypeString,
+} from "../zed/types.ts";
+import { latin1String } from "../zed/utf8.ts";
+import { Value } from "../zed/value.ts";
+import { BodyDecoder, decodeInt } from "../formats/zng/decoder.ts";
+import { planOf } from "../formats/zng/plan.ts";
 import { compileFieldPath, type Expr, isMissing, NULL } from "../query/mod.ts";
+
+/**
+ * Where a record type holds the key: the field index at each level of the
+ * path and the key's type, one keyOfEncoded() reads straight from the
+ * body; MISSING where the type lacks the path; OTHER where the body is
+ * decoded whole and keyOf() asked (a key inside a non-record, or of a type
+ * other than JSON's primitives).
+ */
+interface KeyPlan {
+  index: number[];
+  leaf: Type;
+}
+const MISSING = "missing";
+const OTHER = "other";
+const LEAVES = new Set<Type>([TypeString, TypeInt64, TypeFloat64, TypeBool, TypeNull]);
+const f64 = new Float64Array(1);
+const f64Bytes = new Uint8Array(f64.buffer);
+const utf8 = new TextDecoder();
 import { type PoolConfig, sortKey } from "./pools.ts";
 
 export class PoolKey {
@@ -30,6 +61,61 @@ export class PoolKey {
     return isMissing(k) ? NULL : k;
   }
 
+  private plans = new Map<Type, KeyPlan | typeof MISSING | typeof OTHER>();
+  private decoder: BodyDecoder | null = null;
+
+  /**
+   * The key of the value of type t whose body is buf[p, end): what keyOf
+   * gives for it, mostly without decoding more than the key.
+   */
+  keyOfEncoded(t: Type, buf: Uint8Array, p: number, end: number): Value {
+    let plan = this.plans.get(t);
+    if (plan === undefined) this.plans.set(t, plan = this.planFor(t));
+    if (plan === MISSING) return NULL;
+    const body = p, bodyEnd = end;
+    if (plan !== OTHER) {
+      const index = plan.index;
+      for (let d = 0; d < index.length; d++) {
+        // Past the fields before this one: each a tag (0: null, else length + 1) and a body.
+        let tag = 0;
+        for (let f = 0;; f++) {
+          tag = 0;
+          let shift = 1;
+          for (;;) {
+            const c = buf[p++];
+            tag += (c & 0x7f) * shift;
+            if (c < 0x80) break;
+            shift *= 128;
+          }
+          if (f === index[d]) break;
+          if (tag > 0) p += tag - 1;
+        }
+        if (tag === 0) {
+          if (d === index.length - 1) return new Value(plan.leaf, null);
+          break; // a null record on the way: as keyOf sees it
+        }
+        end = p + tag - 1;
+        if (d === index.length - 1) return new Value(plan.leaf, leafBody(plan.leaf, buf, p, end));
+      }
+    }
+    const d = this.decoder ??= new BodyDecoder();
+    d.setBuffer(buf);
+    return this.keyOf(new Value(t, d.decode(planOf(t, false), body, bodyEnd - body)));
+  }
+
+  private planFor(t: Type): KeyPlan | typeof MISSING | typeof OTHER {
+    const index: number[] = [];
+    let cur: Type = t;
+    for (const name of this.path) {
+      if (cur.kind !== Kind.Record) return OTHER;
+      const i = (cur as RecordType).fields.findIndex((f) => f.name === name);
+      if (i < 0) return MISSING;
+      index.push(i);
+      cur = (cur as RecordType).fields[i].type;
+    }
+    return index.length > 0 && LEAVES.has(cur) ? { index, leaf: cur } : OTHER;
+  }
+
   /** Compares keys in pool order, nulls last. */
   compare(a: Value, b: Value): number {
     if (a.body === null || b.body === null) {
@@ -45,4 +131,23 @@ export class PoolKey {
     const c = compareBytes(a, b);
     return this.desc ? -c : c;
   }
+}
+
+/** The body of a primitive key of type t in buf[p, end). */
+function leafBody(
+  t: Type,
+  buf: Uint8Array,
+  p: number,
+  end: number,
+): string | number | bigint | boolean {
+  if (t === TypeString) {
+    for (let i = p; i < end; i++) if (buf[i] >= 0x80) return utf8.decode(buf.subarray(p, end));
+    return latin1String(buf, p, end);
+  }
+  if (t === TypeInt64) return decodeInt(buf, p, end - p);
+  if (t === TypeFloat64) {
+    for (let k = 0; k < 8; k++) f64Bytes[k] = buf[p + k];
+    return f64[0];
+  }
+  return buf[p] !== 0;
 }

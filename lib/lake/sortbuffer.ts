@@ -5,6 +5,7 @@
 import { ByteWriter } from "../zed/bytes.ts";
 import { ID_INT8, ID_STRING, ID_UINT8, isNumber, type Type, underId } from "../zed/types.ts";
 import { Value } from "../zed/value.ts";
+import { NULL } from "../query/mod.ts";
 import { appendTagged } from "../zed/zcode.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { EncodedValues } from "./columns/build.ts";
@@ -34,19 +35,56 @@ export class SortBuffer {
 
   /** Adds a value; returns the size of its body. */
   add(v: Value, key: Value): number {
+    appendTagged(this.begin(), v.type, v.body);
+    return this.added(v.type, typeof key.body === "string" ? ownKey(key) : key);
+  }
+
+  /** Adds a value of type t whose tag and body are `tagged`. */
+  addTagged(t: Type, tagged: Uint8Array, key: Value): number {
+    this.begin().bytes(tagged);
+    return this.added(t, key);
+  }
+
+  /** Where begin() found the last chunk: its buffer, and its end. */
+  private full: Uint8Array = this.chunks[0].buf;
+  private mark = 0;
+
+  /**
+   * The writer the next value's tag and body go to, written in place (a
+   * loader's encoder writes there directly); then added() or dropped().
+   */
+  begin(): ByteWriter {
+    const w = this.chunks[this.chunks.length - 1];
+    this.full = w.buf;
+    this.mark = w.pos;
+    return w;
+  }
+
+  /** Forgets what was written since begin(). */
+  dropped(): void {
+    const w = this.chunks[this.chunks.length - 1];
+    w.buf = this.full;
+    w.pos = this.mark;
+  }
+
+  /** Adds the value of type t written since begin(); returns the size of its body. */
+  added(t: Type, key: Value): number {
     let w = this.chunks[this.chunks.length - 1];
-    const full = w.buf;
-    let tag = w.pos;
-    appendTagged(w, v.type, v.body);
-    if (w.buf !== full && tag > 0) {
+    let tag = this.mark;
+    if (w.buf !== this.full && tag > 0) {
       // It did not fit: rather than the chunk growing (a copy, and up to
       // twice the memory), it keeps its size and the value starts the next.
-      w.buf = full;
+      const value = w.buf.subarray(tag, w.pos);
+      const next = new ByteWriter(
+        Math.max(Math.min(MAX_CHUNK, this.full.length * 2), value.length),
+      );
+      next.buf.set(value);
+      next.pos = value.length;
+      w.buf = this.full;
       w.pos = tag;
-      w = new ByteWriter(Math.min(MAX_CHUNK, full.length * 2));
+      w = next;
       this.chunks.push(w);
       tag = 0;
-      appendTagged(w, v.type, v.body);
     }
     const end = w.pos;
     // The tag is a uvarint: bytes with the high bit set, then one without.
@@ -57,10 +95,23 @@ export class SortBuffer {
     this.tagAt.push(tag);
     this.bodyAt.push(body);
     this.endAt.push(end);
-    this.types.push(v.type);
-    this.keys.push(typeof key.body === "string" ? ownKey(key) : key);
+    this.types.push(t);
+    this.keys.push(key);
     const size = end - body;
     this.bodyBytes += size;
+    return size;
+  }
+
+  /** Adds the value of type t written since begin(), its key read from its body. */
+  addedEncoded(t: Type, key: PoolKey): number {
+    const size = this.added(t, NULL);
+    const i = this.length - 1;
+    this.keys[i] = key.keyOfEncoded(
+      t,
+      this.chunks[this.chunkOf[i]].buf,
+      this.bodyAt[i],
+      this.endAt[i],
+    );
     return size;
   }
 
@@ -77,6 +128,15 @@ export class SortBuffer {
     this.types.pop();
     this.keys.pop();
     if (chunk === this.chunks.length - 1) this.chunks[chunk].pos = tag;
+  }
+
+  /** Takes back the value added last: its type, tag and body (a copy) and key. */
+  takeLast(): { type: Type; tagged: Uint8Array; key: Value } {
+    const i = this.length - 1;
+    const tagged = this.tagged(i).slice();
+    const type = this.types[i], key = this.keys[i];
+    this.removeLast();
+    return { type, tagged, key };
   }
 
   /** The tag and body of value i (a view into the buffer). */

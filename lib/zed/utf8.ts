@@ -87,3 +87,15 @@ export function codePointCount(s: string): number {
   }
   return n;
 }
+
+/** Arrays to gather short byte strings in (String.fromCharCode.apply takes them fastest). */
+const gather: number[][] = Array.from({ length: 65 }, (_, n) => new Array<number>(n).fill(0));
+
+/** The string of b[from, to) read as Latin-1 (for ASCII bytes, their text). */
+export function latin1String(b: Uint8Array, from: number, to: number): string {
+  const n = to - from;
+  if (n > 64) return String.fromCharCode.apply(null, b.subarray(from, to) as unknown as number[]);
+  const a = gather[n];
+  for (let k = 0; k < n; k++) a[k] = b[from + k];
+  return String.fromCharCode.apply(null, a);
+}

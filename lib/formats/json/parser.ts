@@ -41,10 +41,10 @@ export class UnexpectedEof extends LochError {
 
 /** Powers of ten that are exact doubles. */
 const POW10 = Array.from({ length: 23 }, (_, k) => Number("1e" + k));
-const MIN_INT64 = -(2n ** 63n);
-const MAX_INT64 = 2n ** 63n - 1n;
+export const MIN_INT64 = -(2n ** 63n);
+export const MAX_INT64 = 2n ** 63n - 1n;
 /** strconv.ParseFloat's decimal syntax, restricted to what a number token can hold. */
-const floatRE = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+export const floatRE = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 function isWs(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;

@@ -4,7 +4,14 @@
 
 import { LochError, messageOf } from "../../errors.ts";
 import type { Batch, Value } from "../../zed/value.ts";
-import { BATCH_SIZE, type Detection, NeedMore, type TextInput, type ValueReader } from "../io.ts";
+import {
+  BATCH_SIZE,
+  type ByteInput,
+  type Detection,
+  NeedMore,
+  type TextInput,
+  type ValueReader,
+} from "../io.ts";
 import { JsonParser, UnexpectedEof } from "./parser.ts";
 
 /** Values the format detector must read (formats.md §8). */
@@ -24,6 +31,16 @@ export class JsonReader implements ValueReader {
     private input: TextInput,
     private continuation: () => string | null = () => null,
   ) {}
+
+  /**
+   * The bytes under this reader while it has read none (a loader may read
+   * them itself, and put back what it leaves for this reader); else null.
+   */
+  unreadInput(): ByteInput | null {
+    const t = this.input;
+    const fresh = t.text === "" && t.pos === 0 && !t.eof && !this.done && this.failure === null;
+    return fresh ? t.input : null;
+  }
 
   async read(): Promise<Batch | null> {
     if (this.failure !== null) throw this.failure;

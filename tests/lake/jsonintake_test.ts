@@ -1,0 +1,233 @@
+import assert from "node:assert/strict";
+import { openReader } from "../../lib/formats/detect.ts";
+import { ByteInput, type ValueReader } from "../../lib/formats/io.ts";
+import { load, type LoadResult } from "../../lib/lake/load.ts";
+import type { Lake } from "../../lib/lake/lake.ts";
+import type { PoolConfig } from "../../lib/lake/pools.ts";
+import { objectEnd } from "../../lib/lake/jsonintake.ts";
+import { keyedPool, lines, readStored, rejection, withLake } from "./helpers.ts";
+
+const encoder = new TextEncoder();
+
+/** bytes as a stream of chunks of the given sizes (cycled). */
+function chunked(bytes: Uint8Array, sizes: number[]): ByteInput {
+  let at = 0, k = 0;
+  const it = (async function* () {
+    while (at < bytes.length) {
+      const n = sizes[k++ % sizes.length];
+      yield bytes.slice(at, at + n);
+      at += n;
+    }
+  })();
+  return new ByteInput(it, "body");
+}
+
+/** A reader the load cannot take bytes from: every value comes through read(). */
+function valuesOnly(r: ValueReader): ValueReader {
+  return { read: () => r.read() };
+}
+
+interface Outcome {
+  error: string | null;
+  warnings: string[];
+  objects: Uint8Array[];
+  zson: string[];
+}
+
+async function loadInto(
+  lake: Lake,
+  pool: PoolConfig,
+  bytes: Uint8Array,
+  sizes: number[],
+  fast: boolean,
+): Promise<Outcome> {
+  let res: LoadResult;
+  try {
+    const reader = await openReader(chunked(bytes, sizes));
+    res = await load(lake, pool, "main", fast ? reader : valuesOnly(reader), {
+      warnOnReadError: true,
+    });
+  } catch (e) {
+    return { error: await rejection(Promise.reject(e)), warnings: [], objects: [], zson: [] };
+  }
+  const objects: Uint8Array[] = [];
+  for (const o of res.objects) objects.push(await readStored(lake, lake.objectPath(pool.id, o.id)));
+  return {
+    error: null,
+    warnings: res.warnings,
+    objects,
+    zson: await lines(lake, `from ${pool.name}`),
+  };
+}
+
+/** Loads text both ways and checks they agree; returns the outcome. */
+async function agree(
+  lake: Lake,
+  name: string,
+  text: string,
+  sizes = [1 << 20],
+  key = "ts",
+  threshold?: number,
+): Promise<Outcome> {
+  const bytes = encoder.encode(text);
+  const pool = (p: string) => keyedPool(lake, p, key, "asc", { threshold });
+  const fast = await loadInto(lake, pool(`${name}f`), bytes, sizes, true);
+  const slow = await loadInto(lake, pool(`${name}s`), bytes, sizes, false);
+  assert.deepEqual(fast, slow, `${name}: ${text.slice(0, 200)}`);
+  return fast;
+}
+
+// Values the transcoder writes itself, and values it leaves to the parser,
+// side by side in one input: every one must come out as the parser gives it.
+const CASES: [string, string][] = [
+  ["plain", '{"ts":1,"a":"x","b":true,"c":null,"d":-2.5,"e":[1,2],"f":{"g":"h"}}'],
+  ["spaces", ' { "ts" : 2 ,\t"a"\r\n: [ "x" , "y" ] , "b" : { } }\n'],
+  ["escapes", '{"ts":3,"s":"a\\"b\\\\c\\/d\\n\\t\\r\\b\\f\\u0041\\u0001\'"}'],
+  ["escape past ASCII", '{"ts":4,"s":"caf\\u00e9","t":"\\ud83d\\ude00","u":"\\ud800x"}'],
+  ["raw non-ASCII", '{"ts":5,"s":"café","k\u00e9y":"e\u0301","emoji":"😀"}'],
+  [
+    "numbers",
+    '{"ts":6,"a":0,"b":-0,"c":123456789012345,"d":1234567890123456,"e":-9223372036854775808}',
+  ],
+  ["big numbers", '{"ts":7,"a":9223372036854775808,"b":99999999999999999999,"c":-0.0,"d":1.5e3}'],
+  [
+    "floats",
+    '{"ts":8,"a":0.1234567890123456789,"b":1E-7,"c":2.5e+300,"d":0.5,"e":12345678.12345678}',
+  ],
+  [
+    "mixed arrays",
+    '{"ts":9,"a":[1,"x",null],"b":[[1],[2.5]],"c":[{"x":1},{"y":2}],"d":[null,null],"e":[]}',
+  ],
+  ["duplicates", '{"ts":10,"a":1,"b":2,"a":"three"}'],
+  ["empty object", "{}"],
+  ["nested empty", '{"ts":11,"a":{},"b":[{}]}'],
+  ["key escapes", '{"ts":12,"a\\"b":1,"c\\u0041":2}'],
+  ["not an object", '[1,2]\n"str"\n7\n{"ts":13}'],
+  ["missing key", '{"a":1}\n{"ts":null,"a":2}\n{"ts":"14","a":3}'],
+  ["nested key", '{"ts":{"x":1}}\n{"ts":[1]}'],
+  ["controls", '{"ts":15,"s":"a\u0001b"}'],
+  ["bad literal", '{"ts":16,"a":tru}'],
+  ["bad number", '{"ts":17,"a":1.}\n{"ts":18}'],
+  ["bad float", '{"ts":19,"a":1e999}'],
+  ["bad escape", '{"ts":20,"a":"\\x"}'],
+  ["unclosed", '{"ts":21,"a":"x"}\n{"ts":22,"a":'],
+  ["unclosed string", '{"ts":23}\n{"ts":24,"a":"xyz'],
+  ["trailing garbage", '{"ts":25} }'],
+  ["bom", '\ufeff{"ts":26}'],
+  ["invalid utf-8", '{"ts":27,"a":"\udc00"}'],
+];
+
+Deno.test("JSON loaded from its bytes gives the objects, values, warnings and errors the parser gives", async () => {
+  await withLake(async (lake) => {
+    let k = 0;
+    for (const [, text] of CASES) {
+      const full = `{"ts":0,"lead":"x"}\n${text}\n{"ts":100,"tail":[1.5]}`;
+      for (const sizes of [[1 << 20], [1], [7, 3, 64]]) {
+        await agree(lake, `c${k++}`, full, sizes);
+      }
+      await agree(lake, `c${k++}`, text);
+    }
+  });
+});
+
+/** A random JSON value of the kinds logs hold, some of which the transcoder leaves alone. */
+function randomRecord(rand: () => number, i: number): string {
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+  const scalar = (): unknown =>
+    pick([
+      () => Math.floor(rand() * 1e6) - 5e5,
+      () => rand() * 1000,
+      () => Math.floor(rand() * 1e15) * 1e4,
+      () => pick(["a", "bb", "x.y.z", "10.0.0.1", "tab\there", 'q"uote', "é", "ünï", "😀"]),
+      () => rand() < 0.5,
+      () => null,
+    ])();
+  const value = (depth: number): unknown => {
+    const r = rand();
+    if (depth < 2 && r < 0.1) {
+      const o: Record<string, unknown> = {};
+      for (let f = 0; f < 1 + rand() * 3; f++) o[pick(["x", "y", "z"])] = value(depth + 1);
+      return o;
+    }
+    if (depth < 2 && r < 0.2) {
+      const n = Math.floor(rand() * 4);
+      // Mostly of one type (with nulls), as logs have; now and then mixed (a union).
+      const one = scalar();
+      return rand() < 0.8
+        ? Array.from({ length: n }, () => rand() < 0.2 ? null : one)
+        : Array.from({ length: n }, () => scalar());
+    }
+    return scalar();
+  };
+  const rec: Record<string, unknown> = { ts: rand() < 0.95 ? Math.floor(rand() * 100) : null };
+  for (let f = 0; f < 2 + rand() * 8; f++) {
+    rec[pick(["a", "b", "c", "id.orig_h", "d_e", "f"])] = value(0);
+  }
+  let text = JSON.stringify(rec);
+  // Sometimes numbers as the reference writes them, or spaces.
+  if (i % 7 === 0) text = text.replace(/:(\d+)\b/g, ":$1.0");
+  if (i % 11 === 0) text = text.replaceAll(",", " ,\n ");
+  return text;
+}
+
+Deno.test("random log records load from their bytes as from their values, in any chunking", async () => {
+  await withLake(async (lake) => {
+    let x = 42;
+    const rand = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let round = 0; round < 6; round++) {
+      const text = Array.from({ length: 300 }, (_, i) => randomRecord(rand, i)).join("\n");
+      const sizes = [1 << 20, 1 + Math.floor(rand() * 50), 1 + Math.floor(rand() * 5000)];
+      await agree(lake, `r${round}`, text, sizes);
+    }
+  });
+});
+
+Deno.test("records longer than the bytes read at a time, and many of them, load whole", async () => {
+  await withLake(async (lake) => {
+    const long = "x".repeat(3 << 20);
+    const text = [
+      `{"ts":1,"s":"${long}"}`,
+      ...Array.from({ length: 20000 }, (_, i) => `{"ts":${i},"a":"v${i}","b":[${i}.5]}`),
+      `{"ts":2,"s":"${long}\\n"}`,
+    ].join("\n");
+    const out = await agree(lake, "long", text, [65536]);
+    assert.equal(out.error, null);
+    assert.equal(out.zson.length, 20002);
+  });
+});
+
+Deno.test("keys of every kind, and objects cut at the pool's threshold, come out as from values", async () => {
+  await withLake(async (lake) => {
+    let x = 7;
+    const rand = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const ts = () => new Date(Date.UTC(2018, 2, 24) + Math.floor(rand() * 36e5)).toISOString();
+    const zeek = Array.from(
+      { length: 2000 },
+      (_, i) => JSON.stringify({ _path: "dns", ts: ts(), id: { orig_h: `10.0.0.${i % 9}` }, n: i }),
+    ).join("\n");
+    await agree(lake, "kts", zeek);
+    await agree(lake, "knested", zeek, [4096], "id.orig_h");
+    await agree(lake, "kthreshold", zeek, [1 << 20], "ts", 5000);
+    const kinds = [
+      '{"k":1.5}',
+      '{"k":true}',
+      '{"k":null}',
+      '{"k":"é"}',
+      '{"k":[1]}',
+      '{"k":{"a":1}}',
+      '{"x":1}',
+      '{"k":-7}',
+      '{"k":"b"}',
+      '{"k":12345678901234567890}',
+    ].join("\n");
+    await agree(lake, "kinds", kinds, [1 << 20], "k");
+    await agree(lake, "kindsthreshold", kinds, [3], "k", 1);
+  });
+});
+
+Deno.test("objectEnd finds an object's closing brace past strings and nesting", () => {
+  const b = encoder.encode('{"a":"}{\\"]","b":[{"c":"d"}]} tail');
+  assert.equal(objectEnd(b, 0, b.length), b.indexOf(32));
+  assert.equal(objectEnd(b, 0, 10), -1);
+  assert.equal(objectEnd(encoder.encode("[1]"), 0, 3), -2);
+});
