@@ -8,7 +8,7 @@
 // errors, and a part's continuation).
 
 import type { ByteInput } from "../formats/io.ts";
-import { JsonParser } from "../formats/json/parser.ts";
+import { isWs, JsonParser } from "../formats/json/parser.ts";
 import { JsonReader } from "../formats/json/reader.ts";
 import { Bail, JsonTranscoder, Short } from "../formats/json/transcode.ts";
 import type { ValueReader } from "../formats/io.ts";
@@ -18,10 +18,6 @@ import type { SortBuffer } from "./sortbuffer.ts";
 
 /** Bytes read at a time (at least; more when one value is longer). */
 const WINDOW = 1 << 20;
-
-function isWs(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
 
 /**
  * The end of the object at b[i] (after its `}`); -1 when it runs past end;

@@ -40,23 +40,24 @@ export class UnexpectedEof extends LochError {
 }
 
 /** Powers of ten that are exact doubles. */
-const POW10 = Array.from({ length: 23 }, (_, k) => Number("1e" + k));
+export const POW10 = Array.from({ length: 23 }, (_, k) => Number("1e" + k));
 export const MIN_INT64 = -(2n ** 63n);
 export const MAX_INT64 = 2n ** 63n - 1n;
 /** strconv.ParseFloat's decimal syntax, restricted to what a number token can hold. */
 export const floatRE = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-function isWs(c: number): boolean {
+/** JSON's whitespace. */
+export function isWs(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
 }
 
 /** Characters that may follow a literal (the lexer's isValueBoundaryChar). */
-function isBoundary(c: number): boolean {
+export function isBoundary(c: number): boolean {
   return c === 44 || c === 93 || c === 125 || c === 34 || c === 91 || c === 123 || isWs(c);
 }
 
 /** The characters of a number token. */
-function isNumberChar(c: number): boolean {
+export function isNumberChar(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 45 || c === 43;
 }
 

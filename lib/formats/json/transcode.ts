@@ -27,7 +27,7 @@ import {
 import { latin1String } from "../../zed/utf8.ts";
 import { intBody } from "../../zed/value.ts";
 import { appendIntTagged } from "../../zed/zcode.ts";
-import { floatRE, MAX_INT64, MIN_INT64 } from "./parser.ts";
+import { floatRE, isBoundary, isNumberChar, isWs, MAX_INT64, MIN_INT64, POW10 } from "./parser.ts";
 import { Shape, type ShapeEdge } from "./shapes.ts";
 
 /** The value needs the parser (thrown within a value; the caller reads it otherwise). */
@@ -38,9 +38,6 @@ export class Short extends Error {}
 const BAIL = new Bail();
 const SHORT = new Short();
 
-/** Powers of ten that are exact doubles (as the parser's fast path). */
-const POW10 = Array.from({ length: 23 }, (_, k) => Number("1e" + k));
-
 const f64 = new Float64Array(1);
 const f64Bytes = new Uint8Array(f64.buffer);
 
@@ -50,20 +47,6 @@ for (let c = 0; c < 256; c++) STRING_STOP[c] = c === 34 || c === 92 || c < 32 ||
 
 /** Edges a node matches by their bytes before it looks names up (as Shape.match). */
 const MATCH_EDGES = 8;
-
-function isWs(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
-
-/** Characters that may follow a literal (the parser's isBoundary). */
-function isBoundary(c: number): boolean {
-  return c === 44 || c === 93 || c === 125 || c === 34 || c === 91 || c === 123 || isWs(c);
-}
-
-/** The characters of a number token. */
-function isNumberChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 45 || c === 43;
-}
 
 /** A float the parser accepts (its out-of-range error is left to it). */
 function finite(f: number): number {
