@@ -127,16 +127,11 @@ export class JsonIntake {
     return out[0];
   }
 
-  /** Reads more bytes, keeping those of a value not yet taken. */
+  /** Reads more bytes, keeping those of a value not yet taken (put back, read with the rest). */
   async more(): Promise<void> {
     const carry = this.win.subarray(this.at, this.end);
-    const [chunk, eof] = await this.input.readAtLeast(Math.max(WINDOW, 2 * carry.length));
-    let win = chunk;
-    if (carry.length > 0) {
-      win = new Uint8Array(carry.length + chunk.length);
-      win.set(carry);
-      win.set(chunk, carry.length);
-    }
+    this.input.unread(carry);
+    const [win, eof] = await this.input.readAtLeast(Math.max(WINDOW, 2 * carry.length));
     this.win = win;
     this.at = 0;
     this.end = win.length;

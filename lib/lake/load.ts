@@ -115,7 +115,7 @@ export async function writeLoad(
   try {
     // JSON goes from its bytes into the buffer where it can (jsonintake.ts).
     const intake = JsonIntake.of(reader, key);
-    while (intake !== null && !intake.done && !intake.handedOver) {
+    while (intake !== null) {
       records += intake.take(buf, pool.threshold);
       if (buf.bodyBytes > pool.threshold && buf.length > 1) {
         await next();
@@ -131,7 +131,8 @@ export async function writeLoad(
       }
     }
     for (;;) {
-      if (intake !== null && (intake.done || warnings.length > 0)) break;
+      // The reader reads on only what the intake handed back.
+      if (intake !== null && !intake.handedOver) break;
       let batch;
       try {
         batch = await reader.read();

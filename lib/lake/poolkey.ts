@@ -5,40 +5,28 @@
 
 import { compareBytes } from "../zed/bytes.ts";
 import { compareValues } from "../zed/compare.ts";
-import {
-  Kind,
-  type RecordType,
-  type Type,
-  TypeBool,
-  TypeFloat64,
-  TypeInt64,
-  TypeNull,
-  TypeString,
-} from "../zed/types.ts";
-import { latin1String } from "../zed/utf8.ts";
+import { Kind, type RecordType, type Type } from "../zed/types.ts";
 import { Value } from "../zed/value.ts";
-import { BodyDecoder, decodeInt } from "../formats/zng/decoder.ts";
-import { planOf } from "../formats/zng/plan.ts";
+import { BodyDecoder } from "../formats/zng/decoder.ts";
+import { type Plan, planOf } from "../formats/zng/plan.ts";
 import { compileFieldPath, type Expr, isMissing, NULL } from "../query/mod.ts";
+import { type PoolConfig, sortKey } from "./pools.ts";
 
 /**
  * Where a record type holds the key: the field index at each level of the
- * path and the key's type, one keyOfEncoded() reads straight from the
- * body; MISSING where the type lacks the path; OTHER where the body is
- * decoded whole and keyOf() asked (a key inside a non-record, or of a type
- * other than JSON's primitives).
+ * path and the key's (primitive) type, which keyOfEncoded() reads straight
+ * from the body; MISSING where the type lacks the path; OTHER where the
+ * body is decoded whole and keyOf() asked (a key inside a non-record, or
+ * of a complex or named type).
  */
 interface KeyPlan {
   index: number[];
   leaf: Type;
+  /** How the key's body decodes. */
+  decode: Plan;
 }
 const MISSING = "missing";
 const OTHER = "other";
-const LEAVES = new Set<Type>([TypeString, TypeInt64, TypeFloat64, TypeBool, TypeNull]);
-const f64 = new Float64Array(1);
-const f64Bytes = new Uint8Array(f64.buffer);
-const utf8 = new TextDecoder();
-import { type PoolConfig, sortKey } from "./pools.ts";
 
 export class PoolKey {
   readonly path: string[];
@@ -72,7 +60,7 @@ export class PoolKey {
     let plan = this.plans.get(t);
     if (plan === undefined) this.plans.set(t, plan = this.planFor(t));
     if (plan === MISSING) return NULL;
-    const body = p, bodyEnd = end;
+    const body = p;
     if (plan !== OTHER) {
       const index = plan.index;
       for (let d = 0; d < index.length; d++) {
@@ -94,13 +82,20 @@ export class PoolKey {
           if (d === index.length - 1) return new Value(plan.leaf, null);
           break; // a null record on the way: as keyOf sees it
         }
-        end = p + tag - 1;
-        if (d === index.length - 1) return new Value(plan.leaf, leafBody(plan.leaf, buf, p, end));
+        if (d === index.length - 1) {
+          return new Value(plan.leaf, this.decoderOf(buf).decode(plan.decode, p, tag - 1));
+        }
       }
     }
+    const v = this.decoderOf(buf).decode(planOf(t, false), body, end - body);
+    return this.keyOf(new Value(t, v));
+  }
+
+  /** The decoder, over buf. */
+  private decoderOf(buf: Uint8Array): BodyDecoder {
     const d = this.decoder ??= new BodyDecoder();
-    d.setBuffer(buf);
-    return this.keyOf(new Value(t, d.decode(planOf(t, false), body, bodyEnd - body)));
+    if (d.buf !== buf) d.setBuffer(buf);
+    return d;
   }
 
   private planFor(t: Type): KeyPlan | typeof MISSING | typeof OTHER {
@@ -113,7 +108,8 @@ export class PoolKey {
       index.push(i);
       cur = (cur as RecordType).fields[i].type;
     }
-    return index.length > 0 && LEAVES.has(cur) ? { index, leaf: cur } : OTHER;
+    if (index.length === 0 || cur.kind !== Kind.Primitive) return OTHER;
+    return { index, leaf: cur, decode: planOf(cur, false) };
   }
 
   /** Compares keys in pool order, nulls last. */
@@ -131,23 +127,4 @@ export class PoolKey {
     const c = compareBytes(a, b);
     return this.desc ? -c : c;
   }
-}
-
-/** The body of a primitive key of type t in buf[p, end). */
-function leafBody(
-  t: Type,
-  buf: Uint8Array,
-  p: number,
-  end: number,
-): string | number | bigint | boolean {
-  if (t === TypeString) {
-    for (let i = p; i < end; i++) if (buf[i] >= 0x80) return utf8.decode(buf.subarray(p, end));
-    return latin1String(buf, p, end);
-  }
-  if (t === TypeInt64) return decodeInt(buf, p, end - p);
-  if (t === TypeFloat64) {
-    for (let k = 0; k < 8; k++) f64Bytes[k] = buf[p + k];
-    return f64[0];
-  }
-  return buf[p] !== 0;
 }

@@ -7,6 +7,7 @@ import { Buffer } from "node:buffer";
 import { invalid, type LochError } from "../../errors.ts";
 import { zctx } from "../../zed/context.ts";
 import { TypeValueDecoder } from "../../zed/typevalue.ts";
+import { latin1String } from "../../zed/utf8.ts";
 import type { Type } from "../../zed/types.ts";
 import { type Body, intBody, UnionBody } from "../../zed/value.ts";
 import {
@@ -51,8 +52,6 @@ const utf8 = new TextDecoder();
 const SHORT = 32;
 const CACHE_BITS = 12;
 const cache: string[] = new Array(1 << CACHE_BITS).fill("");
-/** Arrays of each short length, reused to build strings with one call. */
-const scratch: number[][] = Array.from({ length: SHORT + 1 }, (_, n) => new Array(n).fill(0));
 
 /**
  * Decodes the UTF-8 bytes buf[p, p+len). `latin1` views the same bytes as a
@@ -75,9 +74,7 @@ export function decodeString(buf: Uint8Array, p: number, len: number, latin1: Bu
       while (i < len && hit.charCodeAt(i) === buf[p + i]) i++;
       if (i === len) return hit;
     }
-    const a = scratch[len];
-    for (let i = 0; i < len; i++) a[i] = buf[p + i];
-    const s = String.fromCharCode.apply(null, a);
+    const s = latin1String(buf, p, end);
     cache[slot] = s;
     return s;
   }

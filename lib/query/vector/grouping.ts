@@ -53,22 +53,25 @@ export function oneGroup(
   if (sel === null) n = rows;
   else for (let i = 0; i < rows; i++) n += sel[i] === 1 ? 1 : 0;
   if (n === 0) {
-    return { keys: [], fed: [], intBound: [], rows: EMPTY_ROWS, start: ZERO, args, wheres };
+    return prepared([], EMPTY_ROWS, ZERO, args, wheres);
   }
   let list = EMPTY_ROWS;
   if (!sizesOnly) {
     list = new Int32Array(n);
     for (let i = 0, k = 0; i < rows; i++) if (sel === null || sel[i] === 1) list[k++] = i;
   }
-  return {
-    keys: [keys],
-    fed: [],
-    intBound: [],
-    rows: list,
-    start: Int32Array.of(0, n),
-    args,
-    wheres,
-  };
+  return prepared([keys], list, Int32Array.of(0, n), args, wheres);
+}
+
+/** Groups worked out, their order-dependent bookkeeping (fed, intBound) still to fill. */
+function prepared(
+  keys: Value[][],
+  rows: Int32Array,
+  start: Int32Array,
+  args: (PathValues | null)[],
+  wheres: (Uint8Array | null)[],
+): PreparedGroups {
+  return { keys, fed: [], intBound: [], rows, start, args, wheres };
 }
 
 const ZERO = Int32Array.of(0);
@@ -164,7 +167,7 @@ export function groupRows(
     byGroup = new Int32Array(start[groups]);
     for (let i = 0; i < rows; i++) if (gid[i] >= 0) byGroup[fill[gid[i]]++] = i;
   }
-  return { keys: groupKeys, fed: [], intBound: [], rows: byGroup, start, args, wheres };
+  return prepared(groupKeys, byGroup, start, args, wheres);
 }
 
 /**
@@ -202,15 +205,7 @@ function groupSizes(
   args: (PathValues | null)[],
   wheres: (Uint8Array | null)[],
 ): PreparedGroups {
-  return {
-    keys,
-    fed: [],
-    intBound: [],
-    rows: EMPTY_ROWS,
-    start: Int32Array.from(start),
-    args,
-    wheres,
-  };
+  return prepared(keys, EMPTY_ROWS, Int32Array.from(start), args, wheres);
 }
 
 /** A key path's values as codes: per row its code, and the value of each code. */
