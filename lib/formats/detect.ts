@@ -151,9 +151,9 @@ export async function detectedFormat(input: ByteInput, format = "auto"): Promise
 async function detect(input: ByteInput): Promise<InputFormat> {
   let want = FIRST_PREFIX;
   for (;;) {
-    const [chunks, eof] = await readPrefix(input, want);
+    const [chunks, read] = await readPrefix(input, want);
     unreadAll(input, chunks);
-    const prefix = concat(chunks);
+    const [prefix, eof] = cut(concat(chunks), want, read);
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(prefix);
     const errors = new Map<string, string>();
     let needMore = false;
@@ -172,6 +172,17 @@ async function detect(input: ByteInput): Promise<InputFormat> {
     if (want >= MAX_PREFIX) throw invalid("buffer exceeded max size trying to infer input format");
     want = Math.min(want * 4, MAX_PREFIX);
   }
+}
+
+/**
+ * The first n bytes of bytes (a chunk may hold a whole body: the detectors
+ * need only its start), ending before any UTF-8 character they would split;
+ * and whether that is the input's end (eof, and nothing cut).
+ */
+function cut(bytes: Uint8Array, n: number, eof: boolean): [Uint8Array, boolean] {
+  if (bytes.length <= n) return [bytes, eof];
+  while (n > 0 && (bytes[n] & 0xc0) === 0x80) n--;
+  return [bytes.subarray(0, n), false];
 }
 
 function detectionError(errors: Map<string, string>): Error {

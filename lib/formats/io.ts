@@ -14,6 +14,16 @@ export interface ValueReader {
   read(): Promise<Batch | null>;
   /** Releases what the reader holds (files) when it is not read to the end. */
   close?(): Promise<void>;
+  /**
+   * A JSON reader that has read nothing: the bytes under it, which a load
+   * may read itself (putting back, with ByteInput.unread, what it leaves
+   * for this reader); else null.
+   */
+  jsonInput?(): Promise<ByteInput | null>;
+  /** The readers this one reads one after another, where it is a concatenation. */
+  parts?(): readonly ValueReader[];
+  /** An error met reading the bytes of jsonInput(), as this reader's own errors read. */
+  nameError?(e: unknown): unknown;
 }
 
 export interface ValueWriter {
@@ -311,5 +321,9 @@ export class ConcatReader implements ValueReader {
 
   async close(): Promise<void> {
     for (; this.i < this.readers.length; this.i++) await this.readers[this.i].close?.();
+  }
+
+  parts(): readonly ValueReader[] {
+    return this.readers;
   }
 }

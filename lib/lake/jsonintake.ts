@@ -9,7 +9,6 @@
 
 import type { ByteInput } from "../formats/io.ts";
 import { isWs, JsonParser } from "../formats/json/parser.ts";
-import { JsonReader } from "../formats/json/reader.ts";
 import { Bail, JsonTranscoder, Short } from "../formats/json/transcode.ts";
 import type { ValueReader } from "../formats/io.ts";
 import type { Value } from "../zed/value.ts";
@@ -59,8 +58,8 @@ export class JsonIntake {
   private constructor(private input: ByteInput, private key: PoolKey) {}
 
   /** An intake for reader's input, when reader is a JSON reader that has read nothing. */
-  static of(reader: ValueReader, key: PoolKey): JsonIntake | null {
-    const input = reader instanceof JsonReader ? reader.unreadInput() : null;
+  static async of(reader: ValueReader, key: PoolKey): Promise<JsonIntake | null> {
+    const input = await reader.jsonInput?.() ?? null;
     return input === null ? null : new JsonIntake(input, key);
   }
 

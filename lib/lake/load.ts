@@ -113,40 +113,50 @@ export async function writeLoad(
     warnings.push(messageOf(e));
   };
   try {
-    // JSON goes from its bytes into the buffer where it can (jsonintake.ts).
-    const intake = JsonIntake.of(reader, key);
-    while (intake !== null) {
-      records += intake.take(buf, pool.threshold);
-      if (buf.bodyBytes > pool.threshold && buf.length > 1) {
-        await next();
-        continue;
-      }
-      if (intake.done || intake.handedOver) break;
-      opts.onProgress?.({ records, objects: written.length });
+    parts: for (const part of reader.parts?.() ?? [reader]) {
+      // JSON goes from its bytes into the buffer where it can (jsonintake.ts).
+      let intake;
       try {
-        await intake.more();
+        intake = await JsonIntake.of(part, key);
       } catch (e) {
         readError(e);
         break;
       }
-    }
-    for (;;) {
+      while (intake !== null) {
+        records += intake.take(buf, pool.threshold);
+        if (buf.bodyBytes > pool.threshold && buf.length > 1) {
+          await next();
+          continue;
+        }
+        if (intake.done || intake.handedOver) break;
+        opts.onProgress?.({ records, objects: written.length });
+        try {
+          await intake.more();
+        } catch (e) {
+          readError(part.nameError?.(e) ?? e);
+          break parts;
+        }
+      }
       // The reader reads on only what the intake handed back.
-      if (intake !== null && !intake.handedOver) break;
-      let batch;
-      try {
-        batch = await reader.read();
-      } catch (e) {
-        readError(e);
-        break;
+      for (;;) {
+        if (intake !== null && !intake.handedOver) break;
+        let batch;
+        try {
+          batch = await part.read();
+        } catch (e) {
+          readError(e);
+          break parts;
+        }
+        if (batch === null) break;
+        for (let i = 0; i < batch.length; i++) {
+          const v = batch[i];
+          buf.add(v, key.keyOf(v));
+          if (buf.bodyBytes > pool.threshold && buf.length > 1) await next();
+        }
+        records += batch.length;
+        opts.onProgress?.({ records, objects: written.length });
       }
-      if (batch === null) break;
-      for (let i = 0; i < batch.length; i++) {
-        const v = batch[i];
-        buf.add(v, key.keyOf(v));
-        if (buf.bodyBytes > pool.threshold && buf.length > 1) await next();
-      }
-      records += batch.length;
+      await part.close?.();
       opts.onProgress?.({ records, objects: written.length });
     }
     if (buf.length > 0) await flush(buf);

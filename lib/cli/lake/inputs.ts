@@ -31,9 +31,22 @@ export class NamedReader implements ValueReader {
       this.reader ??= await this.open();
       return await this.reader.read();
     } catch (e) {
-      const kind = e instanceof LochError ? e.kind : "invalid";
-      throw new LochError(kind, `${this.name}: ${messageOf(e)}`);
+      throw this.nameError(e);
     }
+  }
+
+  async jsonInput(): Promise<ByteInput | null> {
+    try {
+      this.reader ??= await this.open();
+    } catch (e) {
+      throw this.nameError(e);
+    }
+    return await this.reader.jsonInput?.() ?? null;
+  }
+
+  nameError(e: unknown): LochError {
+    const kind = e instanceof LochError ? e.kind : "invalid";
+    return new LochError(kind, `${this.name}: ${messageOf(e)}`);
   }
 
   async close(): Promise<void> {
@@ -117,6 +130,11 @@ class CountingReader implements ValueReader {
     const b = await this.reader.read();
     if (b !== null) this.counters.records += b.length;
     return b;
+  }
+
+  /** The bytes of a JSON input: values the caller reads from them are not counted here. */
+  jsonInput(): Promise<ByteInput | null> {
+    return this.reader.jsonInput?.() ?? Promise.resolve(null);
   }
 
   async close(): Promise<void> {

@@ -82,13 +82,16 @@ export class LocalLake implements LakeAPI {
   }
 
   async load(pool: PoolConfig, branch: string, req: LoadRequest): Promise<LoadResult> {
-    const reader = new ConcatReader(
-      req.inputs.map((src) => sourceReader(src, req.format, req.counters)),
-    );
+    // The load reads JSON from its bytes (lake/jsonintake.ts), past the
+    // readers' own counts: the records counted are the load's.
+    const reader = new ConcatReader(req.inputs.map((src) => sourceReader(src, req.format)));
     try {
       const r = await load(this.lake, pool, branch, reader, {
         commit: req.commit,
-        onProgress: req.onProgress,
+        onProgress: (p) => {
+          req.counters.records = p.records;
+          req.onProgress?.();
+        },
       });
       return { commit: r.commit.id, warnings: r.warnings };
     } finally {

@@ -36,10 +36,10 @@ export class JsonReader implements ValueReader {
    * The bytes under this reader while it has read none (a loader may read
    * them itself, and put back what it leaves for this reader); else null.
    */
-  unreadInput(): ByteInput | null {
+  jsonInput(): Promise<ByteInput | null> {
     const t = this.input;
     const fresh = t.text === "" && t.pos === 0 && !t.eof && !this.done && this.failure === null;
-    return fresh ? t.input : null;
+    return Promise.resolve(fresh ? t.input : null);
   }
 
   async read(): Promise<Batch | null> {
