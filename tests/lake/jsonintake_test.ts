@@ -312,7 +312,7 @@ Deno.test("inputs read one after another (loch load's) load from their bytes as 
         () => [
           source("a.json", ['{"ts":1}\n']),
           // Past what detection reads: the load meets the error itself.
-        source("d.json", ['{"ts":2}\n'.repeat(10000)], true),
+          source("d.json", ['{"ts":2}\n'.repeat(10000)], true),
         ],
         "d.json: the disk went away",
         0,
