@@ -46,12 +46,21 @@ async function loadInto(
   sizes: number[],
   fast: boolean,
 ): Promise<Outcome> {
+  return outcome(lake, pool, async () => {
+    const reader = await openReader(chunked(bytes, sizes));
+    return load(lake, pool, "main", fast ? reader : valuesOnly(reader), { warnOnReadError: true });
+  });
+}
+
+/** What a load did: its error, or its warnings, objects' bytes and the pool's values. */
+async function outcome(
+  lake: Lake,
+  pool: PoolConfig,
+  run: () => Promise<LoadResult>,
+): Promise<Outcome> {
   let res: LoadResult;
   try {
-    const reader = await openReader(chunked(bytes, sizes));
-    res = await load(lake, pool, "main", fast ? reader : valuesOnly(reader), {
-      warnOnReadError: true,
-    });
+    res = await run();
   } catch (e) {
     return { error: await rejection(Promise.reject(e)), warnings: [], objects: [], zson: [] };
   }
@@ -266,23 +275,16 @@ async function loadInputs(
 ): Promise<Outcome> {
   const counters = new InputCounters();
   const reader = new ConcatReader(inputs().map((s) => sourceReader(s, "auto", counters)));
-  let res: LoadResult;
   try {
-    res = await load(lake, pool, "main", fast ? reader : valuesOnly(reader));
-  } catch (e) {
-    return { error: await rejection(Promise.reject(e)), warnings: [], objects: [], zson: [] };
+    const out = await outcome(
+      lake,
+      pool,
+      () => load(lake, pool, "main", fast ? reader : valuesOnly(reader)),
+    );
+    return { ...out, throughRead: counters.records };
   } finally {
     await reader.close();
   }
-  const objects: Uint8Array[] = [];
-  for (const o of res.objects) objects.push(await readStored(lake, lake.objectPath(pool.id, o.id)));
-  return {
-    error: null,
-    warnings: res.warnings,
-    objects,
-    zson: await lines(lake, `from ${pool.name}`),
-    throughRead: counters.records,
-  };
 }
 
 Deno.test("inputs read one after another (loch load's) load from their bytes as from their values", async () => {
