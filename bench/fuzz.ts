@@ -1,13 +1,16 @@
 // The long run of the fuzzing the suite runs briefly (tests/fuzz): every
-// input format, then mutated queries, for --seconds each (default 20), from
-// --seed (default the time), reporting mutations per second, how many
-// decoded (ran) whole, any error that was not a LochError (a 500 in the
-// service) and the slowest case. Exits 1 if there were such errors.
+// input format, then mutated queries, then mutated JSON loaded from its
+// bytes and from its values (json-load: any difference is a fault), for
+// --seconds each (default 20), from --seed (default the time), reporting
+// mutations per second, how many decoded (ran, loaded) whole, any error that
+// was not a LochError (a 500 in the service) and the slowest case. Exits 1
+// if there were such errors.
 //
 //   deno run -A bench/fuzz.ts [--seconds N] [--seed N] [--format NAME]
 
 import { parseArgs } from "node:util";
 import { FUZZED, fuzzFormat } from "../tests/fuzz/formats.ts";
+import { fuzzJsonLoads } from "../tests/fuzz/loads.ts";
 import { fuzzQueries } from "../tests/fuzz/queries.ts";
 
 export async function fuzzBenchmarks(
@@ -17,13 +20,15 @@ export async function fuzzBenchmarks(
 ): Promise<number> {
   let faults = 0;
   console.log(`fuzz: ${seconds} s per format, seed ${seed}`);
-  for (const format of [...Object.keys(FUZZED), "query"]) {
+  for (const format of [...Object.keys(FUZZED), "query", "json-load"]) {
     if (only !== undefined && format !== only) continue;
     const t0 = performance.now();
     let cases = 0, decoded = 0, slowest = 0, round = 0;
     while (performance.now() - t0 < seconds * 1000) {
       const r = format === "query"
         ? await fuzzQueries(seed + round++, 1000)
+        : format === "json-load"
+        ? await fuzzJsonLoads(seed + round++, 200)
         : await fuzzFormat(format, seed + round++, 1000);
       cases += r.cases;
       decoded += "decoded" in r ? r.decoded : r.ran;

@@ -1,7 +1,8 @@
 // Every input decoder is total, and so is the query engine: 2,000 seeded
 // mutations of a valid body per format, and 3,000 mutated queries, each
 // decode (or run) or fail with a LochError (a 4xx), on a thread that is
-// stopped if it does not finish in time. (bench/fuzz.ts runs longer.)
+// stopped if it does not finish in time. A JSON load from its bytes agrees
+// with one from its values on 400 mutated bodies. (bench/fuzz.ts runs longer.)
 
 import assert from "node:assert/strict";
 import { FUZZED } from "./formats.ts";
@@ -54,4 +55,11 @@ Deno.test("fuzz: mutated queries compile and run or fail with a query error, in 
   assert.equal(r.cases, 3000);
   assert.deepEqual(r.faults, [], "errors from inside the engine");
   assert.ok(r.slowestMs < 5_000, `a query took ${r.slowestMs} ms`);
+});
+
+Deno.test("fuzz: mutated JSON loads the same from its bytes as from its values", async () => {
+  const r = await onWorker({ target: "json-load", seed: 0x10ad, count: 400 });
+  assert.equal(r.cases, 400);
+  assert.deepEqual(r.faults, [], "loads that differ");
+  assert.ok(r.slowestMs < 5_000, `a load took ${r.slowestMs} ms`);
 });
