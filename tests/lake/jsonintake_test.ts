@@ -39,7 +39,7 @@ interface Outcome {
   throughRead?: number;
 }
 
-async function loadInto(
+function loadInto(
   lake: Lake,
   pool: PoolConfig,
   bytes: Uint8Array,
