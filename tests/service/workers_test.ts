@@ -5,9 +5,9 @@
 
 import assert from "node:assert/strict";
 import { lookupPool } from "../../lib/lake/pools.ts";
-import { parseWorkers } from "../../lib/service/workers/pool.ts";
+import { parseWorkers, WorkerPool } from "../../lib/service/workers/pool.ts";
 import { knownNotCount } from "../../lib/service/query.ts";
-import { loadText, range, records } from "../lake/helpers.ts";
+import { keyedPool, loadText, range, records, withLake } from "../lake/helpers.ts";
 import { createPool, load, query, type TestServer, withServer } from "./helpers.ts";
 
 const ACCEPTS = [
@@ -233,4 +233,26 @@ Deno.test("workers: one whose memory grew is replaced once idle, and answers sta
     assert.equal(r.text, '[{"sum":3}]\n');
     assert.ok(pool.usable);
   }, { workers: 1, workerRetireBytes: 1 << 20 });
+});
+
+Deno.test("workers: one that took a query before it said it was ready, then died, had started", async () => {
+  await withLake(async (lake) => {
+    await loadText(lake, keyedPool(lake, "p", "ts"), "{ts:1}\n{ts:2}");
+    // A warm worker takes messages while it warms up (a second or more), so
+    // this query starts well before the worker posts "ready".
+    const pool = new WorkerPool(1, true, undefined, undefined, lake.catalogURL);
+    try {
+      const job = { root: lake.root, text: "from p | count()", format: "zson", ctrl: false };
+      const out = await pool.query(job);
+      const workers = (pool as unknown as { workers: { started: boolean; terminate(): void }[] })
+        .workers;
+      assert.equal(workers[0].started, false, "the query started before the worker was ready");
+      workers[0].terminate();
+      await out.cancel().catch(() => {});
+      // A worker that answered a query is not one that cannot start.
+      assert.ok(pool.usable);
+    } finally {
+      pool.stop();
+    }
+  });
 });

@@ -48,6 +48,13 @@ class PoolWorker {
 
   /** Whether it started (posted "ready"). */
   started = false;
+  /**
+   * Whether it has answered any work. A worker takes messages before it
+   * posts "ready" (while it opens its event-loop socket or warms up), so a
+   * query sent early can start, and the worker die, before "ready" comes:
+   * that worker did start.
+   */
+  answered = false;
   /** When it last said anything (the watchdog's clock). */
   lastHeard = performance.now();
   /** Asked to be replaced (its heap grew): it is, once idle for RETIRE_IDLE_MS. */
@@ -128,6 +135,7 @@ class PoolWorker {
       this.preloaded.shift()?.();
       return;
     }
+    this.answered = true;
     const task = this.loads.get(m.id);
     if (task !== undefined) {
       switch (m.type) {
@@ -244,7 +252,8 @@ export class WorkerPool {
   private watchdog: ReturnType<typeof setInterval> | undefined;
 
   /**
-   * size workers (at least 1), warmed up before their first query when warm.
+   * size workers (at least 1), warmed up when warm (start() waits for that;
+   * a query sent to a worker still warming up runs alongside its warm-up).
    * A busy worker silent for stuckMs (default LOCH_WORKER_TIMEOUT_MS, else
    * 30 s) is stopped and replaced; one whose heap and buffers grew past
    * retireBytes (default LOCH_WORKER_RETIRE_MB, else 256 MiB; a warm idle
@@ -272,7 +281,7 @@ export class WorkerPool {
     }));
   }
 
-  /** Workers that died before they started (a worker that cannot start makes the pool unusable). */
+  /** Workers that died before they started or did any work (one that cannot start makes the pool unusable). */
   private failedStarts = 0;
 
   /**
@@ -312,7 +321,7 @@ export class WorkerPool {
           this.retireBytes,
           this.catalog,
           (dead) => {
-            if (!dead.started) this.failedStarts++;
+            if (!dead.started && !dead.answered) this.failedStarts++;
             if (dead.retiring) this.retired++;
             this.workers = this.workers.filter((w) => w !== dead);
           },
