@@ -7,13 +7,12 @@
 
 import { LochError, messageOf } from "../../lib/errors.ts";
 import { openReader } from "../../lib/formats/detect.ts";
-import { ByteInput, type ValueReader } from "../../lib/formats/io.ts";
 import type { Lake } from "../../lib/lake/lake.ts";
 import { load, type LoadResult } from "../../lib/lake/load.ts";
 import type { PoolConfig } from "../../lib/lake/pools.ts";
 import { bytesEqual } from "../../lib/zed/bytes.ts";
 import { rng } from "../formats/zng_helpers.ts";
-import { keyedPool, readStored, withLake } from "../lake/helpers.ts";
+import { chunked, keyedPool, readStored, valuesOnly, withLake } from "../lake/helpers.ts";
 import { type FuzzResult, Mutator } from "./formats.ts";
 
 /** Records of the kinds the transcoder writes itself and those it leaves to the parser. */
@@ -29,24 +28,6 @@ const RECORDS = [
 ];
 
 const encoder = new TextEncoder();
-
-/** A reader the load cannot take bytes from: every value comes through read(). */
-function valuesOnly(r: ValueReader): ValueReader {
-  return { read: () => r.read() };
-}
-
-/** bytes as chunks of the given sizes (cycled). */
-function chunked(bytes: Uint8Array, sizes: number[]): ByteInput {
-  let at = 0, k = 0;
-  const it = (async function* () {
-    while (at < bytes.length) {
-      const n = sizes[k++ % sizes.length];
-      yield bytes.slice(at, at + n);
-      at += n;
-    }
-  })();
-  return new ByteInput(it, "body");
-}
 
 interface Outcome {
   error: string | null;

@@ -52,6 +52,24 @@ export function keyedPool(
   return createPool(lake, { name, layout: { order, keys: [key.split(".")] }, ...more });
 }
 
+/** bytes as an input of chunks of the given sizes (cycled). */
+export function chunked(bytes: Uint8Array, sizes: number[]): ByteInput {
+  let at = 0, k = 0;
+  const it = (async function* () {
+    while (at < bytes.length) {
+      const n = sizes[k++ % sizes.length];
+      yield bytes.slice(at, at + n);
+      at += n;
+    }
+  })();
+  return new ByteInput(it, "body");
+}
+
+/** A reader a load cannot take bytes from: every value comes through read(). */
+export function valuesOnly(r: ValueReader): ValueReader {
+  return { read: () => r.read() };
+}
+
 /** A reader over text in any auto-detected format. */
 export function textReader(text: string): Promise<ValueReader> {
   return openReader(ByteInput.fromBytes(encoder.encode(text)));

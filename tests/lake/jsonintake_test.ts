@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { openReader } from "../../lib/formats/detect.ts";
-import { ByteInput, ConcatReader, type ValueReader } from "../../lib/formats/io.ts";
+import { ConcatReader } from "../../lib/formats/io.ts";
 import type { ByteSource } from "../../lib/cli/lake/api.ts";
 import { InputCounters, sourceReader } from "../../lib/cli/lake/inputs.ts";
 import { load, type LoadResult } from "../../lib/lake/load.ts";
@@ -8,27 +8,17 @@ import type { Lake } from "../../lib/lake/lake.ts";
 import type { PoolConfig } from "../../lib/lake/pools.ts";
 import { objectEnd } from "../../lib/lake/jsonintake.ts";
 import { bytesEqual } from "../../lib/zed/bytes.ts";
-import { keyedPool, lines, readStored, rejection, withLake } from "./helpers.ts";
+import {
+  chunked,
+  keyedPool,
+  lines,
+  readStored,
+  rejection,
+  valuesOnly,
+  withLake,
+} from "./helpers.ts";
 
 const encoder = new TextEncoder();
-
-/** bytes as a stream of chunks of the given sizes (cycled). */
-function chunked(bytes: Uint8Array, sizes: number[]): ByteInput {
-  let at = 0, k = 0;
-  const it = (async function* () {
-    while (at < bytes.length) {
-      const n = sizes[k++ % sizes.length];
-      yield bytes.slice(at, at + n);
-      at += n;
-    }
-  })();
-  return new ByteInput(it, "body");
-}
-
-/** A reader the load cannot take bytes from: every value comes through read(). */
-function valuesOnly(r: ValueReader): ValueReader {
-  return { read: () => r.read() };
-}
 
 interface Outcome {
   error: string | null;
