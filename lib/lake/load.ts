@@ -112,52 +112,59 @@ export async function writeLoad(
     if (!opts.warnOnReadError || !(e instanceof LochError)) throw e;
     warnings.push(messageOf(e));
   };
-  try {
-    parts: for (const part of reader.parts?.() ?? [reader]) {
-      // JSON goes from its bytes into the buffer where it can (jsonintake.ts).
-      let intake;
+  /** Whether the buffer holds an object's worth (the value that crossed starts the next). */
+  const full = () => buf.bodyBytes > pool.threshold && buf.length > 1;
+  const progress = () => opts.onProgress?.({ records, objects: written.length });
+  /** Reads one input into the buffer; false when a read error ended the load's input there. */
+  const readPart = async (part: ValueReader): Promise<boolean> => {
+    let intake;
+    try {
+      intake = await JsonIntake.of(part, key);
+    } catch (e) {
+      readError(e);
+      return false;
+    }
+    // JSON goes from its bytes into the buffer where it can (jsonintake.ts).
+    while (intake !== null) {
+      records += intake.take(buf, pool.threshold);
+      if (full()) {
+        await next();
+        continue;
+      }
+      if (intake.done || intake.handedOver) break;
+      progress();
       try {
-        intake = await JsonIntake.of(part, key);
+        await intake.more();
+      } catch (e) {
+        readError(part.nameError?.(e) ?? e);
+        return false;
+      }
+    }
+    if (intake !== null && !intake.handedOver) return true;
+    // The reader reads the input, or what the intake handed back of it.
+    for (;;) {
+      let batch;
+      try {
+        batch = await part.read();
       } catch (e) {
         readError(e);
-        break;
+        return false;
       }
-      while (intake !== null) {
-        records += intake.take(buf, pool.threshold);
-        if (buf.bodyBytes > pool.threshold && buf.length > 1) {
-          await next();
-          continue;
-        }
-        if (intake.done || intake.handedOver) break;
-        opts.onProgress?.({ records, objects: written.length });
-        try {
-          await intake.more();
-        } catch (e) {
-          readError(part.nameError?.(e) ?? e);
-          break parts;
-        }
+      if (batch === null) return true;
+      for (let i = 0; i < batch.length; i++) {
+        const v = batch[i];
+        buf.add(v, key.keyOf(v));
+        if (full()) await next();
       }
-      // The reader reads on only what the intake handed back.
-      for (;;) {
-        if (intake !== null && !intake.handedOver) break;
-        let batch;
-        try {
-          batch = await part.read();
-        } catch (e) {
-          readError(e);
-          break parts;
-        }
-        if (batch === null) break;
-        for (let i = 0; i < batch.length; i++) {
-          const v = batch[i];
-          buf.add(v, key.keyOf(v));
-          if (buf.bodyBytes > pool.threshold && buf.length > 1) await next();
-        }
-        records += batch.length;
-        opts.onProgress?.({ records, objects: written.length });
-      }
+      records += batch.length;
+      progress();
+    }
+  };
+  try {
+    for (const part of reader.parts?.() ?? [reader]) {
+      if (!(await readPart(part))) break;
       await part.close?.();
-      opts.onProgress?.({ records, objects: written.length });
+      progress();
     }
     if (buf.length > 0) await flush(buf);
     await writing;
