@@ -14,7 +14,6 @@
 import { invalid, LochError } from "../../errors.ts";
 import { uniqueTypes, zctx } from "../../zed/context.ts";
 import {
-  type ArrayType,
   type Type,
   TypeBool,
   TypeFloat64,
@@ -26,7 +25,7 @@ import { nfc } from "../../zed/utf8.ts";
 import { type Body, intBody, UnionBody, Value } from "../../zed/value.ts";
 import { NeedMore } from "../io.ts";
 import { firstUtf8Byte, quoteByte, quoteGoString } from "../../zed/goquote.ts";
-import { matchKey, Shape } from "./shapes.ts";
+import { ArrayTypes, matchKey, Shape } from "./shapes.ts";
 import { unquote } from "./unquote.ts";
 
 /** Thrown often enough (once per chunk boundary) to be worth sharing. */
@@ -79,7 +78,7 @@ export class JsonParser {
   /** The type of the value the last parse call returned. */
   private t: Type = TypeNull;
   private root = new Shape(null);
-  private arrays = new Map<Type, ArrayType>();
+  private arrays = new ArrayTypes();
   /** Object nesting depth, indexing scratch. */
   private depth = 0;
   private scratch: Body[][] = [];
@@ -386,7 +385,7 @@ export class JsonParser {
     const vals: Body[] = [];
     if (s.charCodeAt(i) === 93) {
       this.pos = i + 1;
-      this.t = this.arrayOf(TypeNull);
+      this.t = this.arrays.of(TypeNull);
       return vals;
     }
     let elem: Type | null = null;
@@ -416,7 +415,7 @@ export class JsonParser {
     }
     this.pos = i + 1;
     if (types === null) {
-      this.t = this.arrayOf(elem ?? TypeNull);
+      this.t = this.arrays.of(elem ?? TypeNull);
       return vals;
     }
     // Mixed elements: an array of the union of their distinct types.
@@ -425,13 +424,7 @@ export class JsonParser {
       const v = vals[k];
       if (v !== null) vals[k] = new UnionBody(union.tagOf(types[k]), v);
     }
-    this.t = this.arrayOf(union);
+    this.t = this.arrays.of(union);
     return vals;
-  }
-
-  private arrayOf(elem: Type): ArrayType {
-    let t = this.arrays.get(elem);
-    if (t === undefined) this.arrays.set(elem, t = zctx.lookupArray(elem));
-    return t;
   }
 }

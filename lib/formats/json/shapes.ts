@@ -1,11 +1,12 @@
-// Record types for JSON objects without building a lookup key per object.
+// Record types for JSON objects without building a lookup key per object
+// (and array types by their element type, looked up once each).
 // Each reader owns a tree whose edges are (field name, value type): parsing
 // an object walks the tree one field at a time and the node it ends on caches
 // the record type. Nodes remember the edge taken last, so a stream of
 // same-shaped objects costs one string match per key.
 
 import { zctx } from "../../zed/context.ts";
-import type { RecordType, Type } from "../../zed/types.ts";
+import type { ArrayType, RecordType, Type } from "../../zed/types.ts";
 import type { Body } from "../../zed/value.ts";
 
 /** Whether a name appears verbatim between quotes in JSON (no escapes needed). */
@@ -144,4 +145,15 @@ function addToIndex(index: Map<string, ShapeEdge[]>, e: ShapeEdge): void {
   const list = index.get(e.name);
   if (list === undefined) index.set(e.name, [e]);
   else list.push(e);
+}
+
+/** Array types by element type, each looked up in the shared context once. */
+export class ArrayTypes {
+  private types = new Map<Type, ArrayType>();
+
+  of(elem: Type): ArrayType {
+    let t = this.types.get(elem);
+    if (t === undefined) this.types.set(elem, t = zctx.lookupArray(elem));
+    return t;
+  }
 }

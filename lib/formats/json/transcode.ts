@@ -14,9 +14,7 @@
 // parser instead.
 
 import { type ByteWriter, uvarintLength } from "../../zed/bytes.ts";
-import { zctx } from "../../zed/context.ts";
 import {
-  type ArrayType,
   type Type,
   TypeBool,
   TypeFloat64,
@@ -28,7 +26,7 @@ import { latin1String } from "../../zed/utf8.ts";
 import { intBody } from "../../zed/value.ts";
 import { appendIntTagged } from "../../zed/zcode.ts";
 import { floatRE, isBoundary, isNumberChar, isWs, MAX_INT64, MIN_INT64, POW10 } from "./parser.ts";
-import { Shape, type ShapeEdge } from "./shapes.ts";
+import { ArrayTypes, Shape, type ShapeEdge } from "./shapes.ts";
 
 /** The value needs the parser (thrown within a value; the caller reads it otherwise). */
 export class Bail extends Error {}
@@ -70,7 +68,7 @@ export class JsonTranscoder {
   /** The type of the value last written. */
   private t: Type = TypeNull;
   private root = new Shape(null);
-  private arrays = new Map<Type, ArrayType>();
+  private arrays = new ArrayTypes();
 
   /**
    * Writes the top-level value at b[at] (at a `{`) into w, tagged, and
@@ -435,13 +433,7 @@ export class JsonTranscoder {
       }
     }
     this.p = i + 1;
-    this.t = this.arrayOf(elem ?? TypeNull);
+    this.t = this.arrays.of(elem ?? TypeNull);
     w.insertUvarint(start, w.pos - start + 1);
-  }
-
-  private arrayOf(elem: Type): ArrayType {
-    let t = this.arrays.get(elem);
-    if (t === undefined) this.arrays.set(elem, t = zctx.lookupArray(elem));
-    return t;
   }
 }
