@@ -167,10 +167,10 @@ async function rewrite(
         buf.add(v, k);
         if (buf.bodyBytes > pool.threshold && prev !== null && key.compare(prev, k) !== 0) {
           // The value that crossed the threshold starts the next object.
-          buf.removeLast();
+          const last = buf.takeLast();
           await flush(buf);
           buf = new SortBuffer();
-          buf.add(v, k);
+          buf.addTagged(last.type, last.tagged, last.key);
         }
         prev = k;
       }

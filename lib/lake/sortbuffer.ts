@@ -121,7 +121,7 @@ export class SortBuffer {
   }
 
   /** Takes back the value added last. */
-  removeLast(): void {
+  private removeLast(): void {
     const chunk = this.chunkOf.pop()!;
     const tag = this.tagAt.pop()!;
     this.bodyBytes -= this.endAt.pop()! - this.bodyAt.pop()!;
