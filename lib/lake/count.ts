@@ -23,7 +23,15 @@ import {
   spanMayMatch,
   spanWithin,
 } from "./prune.ts";
-import { countObjectRead, PoolScan, type ScanStats } from "./scan.ts";
+import { countObjectRead, newScanStats, PoolScan, type ScanStats } from "./scan.ts";
+import {
+  addStats,
+  objectsNamed,
+  readShared,
+  type ShareableScan,
+  type ShareContext,
+  type SharedPart,
+} from "./share.ts";
 
 export interface CountPlan {
   /** The filter's key range when the filter is exactly that range (or no filter: null). */
@@ -36,7 +44,7 @@ export interface CountPlan {
   fields: string[] | null;
 }
 
-export class CountScan implements ValueReader {
+export class CountScan implements ValueReader, ShareableScan {
   private done = false;
 
   constructor(
@@ -47,7 +55,13 @@ export class CountScan implements ValueReader {
     private plan: CountPlan,
     private field: string,
     private stats: ScanStats,
-  ) {}
+    private sharing?: ShareContext,
+  ) {
+    this.source = sharing?.register(this) ?? -1;
+  }
+
+  /** Its number among the query's shareable scans (share.ts). */
+  private readonly source: number;
 
   /** Whether the count can come from the catalog alone for some objects (fromMetadataOnly may hold). */
   get metadataShaped(): boolean {
@@ -71,10 +85,10 @@ export class CountScan implements ValueReader {
   async read(): Promise<Batch | null> {
     if (this.done) return null;
     this.done = true;
-    const { exact, range, filter, vector } = this.plan;
+    const { exact, range } = this.plan;
     const stats = this.stats;
     let count = 0;
-    const rows: DataObject[] = [];
+    const toRead: DataObject[][] = [];
     for (const o of this.objects) {
       if (range !== null && !spanMayMatch(o.span, range)) {
         stats.objectsPruned++;
@@ -88,6 +102,39 @@ export class CountScan implements ValueReader {
         stats.bytesMatched += o.bytes;
         continue;
       }
+      toRead.push([o]);
+    }
+    await readShared(
+      this.sharing?.helpers ?? null,
+      this.source,
+      toRead,
+      async (objects) => void (count += await this.countRead(objects, stats)),
+      (part) => {
+        count += new Float64Array(part.data.buffer, part.data.byteOffset, 1)[0];
+        addStats(stats, part.stats);
+      },
+    );
+    // As the reference: no values, no count.
+    if (count === 0) return null;
+    const t = zctx.lookupRecordOf([this.field], [TypeUint64]);
+    return [new Value(t, [count])];
+  }
+
+  /** The count over the objects named, for another thread (ShareableScan). */
+  async partial(ids: Set<string>): Promise<SharedPart | null> {
+    const objects = objectsNamed(this.objects, ids);
+    if (objects === null) return null;
+    const stats = newScanStats();
+    const count = await this.countRead(objects, stats);
+    return { data: new Uint8Array(new Float64Array([count]).buffer), stats };
+  }
+
+  /** How many values of objects (none all in the exact range) pass the filter. */
+  private async countRead(objects: DataObject[], stats: ScanStats): Promise<number> {
+    const { exact, range, filter, vector } = this.plan;
+    let count = 0;
+    const rows: DataObject[] = [];
+    for (const o of objects) {
       if (exact !== undefined && exact !== null && spanComparable(o.span, exact)) {
         // The object is sorted by the key: the rows in range are one run of it.
         const cols = openColumns(this.lake, this.pool.id, o);
@@ -124,10 +171,7 @@ export class CountScan implements ValueReader {
       });
       for (let b = await scan.read(); b !== null; b = await scan.read()) count += b.length;
     }
-    // As the reference: no values, no count.
-    if (count === 0) return null;
-    const t = zctx.lookupRecordOf([this.field], [TypeUint64]);
-    return [new Value(t, [count])];
+    return count;
   }
 }
 

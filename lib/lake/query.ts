@@ -7,6 +7,7 @@ import {
   type CompiledQuery,
   compileQuery,
   runQuery,
+  runScoped,
   type SourceAccess,
   withinStack,
 } from "../query/mod.ts";
@@ -14,6 +15,7 @@ import type { Lake } from "./lake.ts";
 import { newScanStats, type ScanStats } from "./scan.ts";
 import { CountScan } from "./count.ts";
 import { type Head, openLakeSource } from "./sources.ts";
+import { type ScanHelpers, ShareContext, type SharedPart } from "./share.ts";
 
 const HEAD_SOURCE: ast.Source = {
   kind: "Pool",
@@ -31,6 +33,8 @@ export interface LakeQueryOptions {
   access?: SourceAccess;
   /** Stops the work sources do on their own (a sort or summarize they perform) when aborted. */
   signal?: AbortSignal;
+  /** Threads the query's counts and summaries may share their objects with (share.ts). */
+  helpers?: ScanHelpers;
 }
 
 /** A query compiled and its sources opened, ready to run. */
@@ -38,6 +42,8 @@ export interface PreparedQuery {
   query: CompiledQuery;
   readers: ValueReader[];
   stats: ScanStats;
+  /** The query's shareable scans. */
+  sharing: ShareContext;
 }
 
 /**
@@ -51,6 +57,7 @@ export function prepareLakeQuery(
 ): PreparedQuery {
   const query = compileQuery(text.trim() === "" ? "*" : text, { defaultSource: HEAD_SOURCE });
   const stats = opts.stats ?? newScanStats();
+  const sharing = new ShareContext(opts.helpers ?? null);
   // Planning walks the query's expressions too.
   const readers = withinStack(() =>
     query.sources!.map((plan) =>
@@ -59,10 +66,34 @@ export function prepareLakeQuery(
         stats,
         access: opts.access,
         signal: opts.signal,
+        sharing,
       })
     )
   );
-  return { query, readers, stats };
+  return { query, readers, stats, sharing };
+}
+
+/**
+ * A helper's share of a query's scan: the query planned again as its own
+ * thread planned it, and the scan numbered `source` run over the objects
+ * named (share.ts); null when there is no such scan, an object is not in its
+ * snapshot or the part cannot be kept apart (it spilled).
+ */
+export async function runSharedPart(
+  lake: Lake,
+  text: string,
+  opts: LakeQueryOptions & { memoryLimit?: number },
+  source: number,
+  objects: string[],
+): Promise<SharedPart | null> {
+  const p = prepareLakeQuery(lake, text, { ...opts, helpers: undefined });
+  try {
+    const scan = p.sharing.scan(source);
+    if (scan === undefined) return null;
+    return await runScoped(() => scan.partial(new Set(objects)), opts.memoryLimit);
+  } finally {
+    for (const r of p.readers) await r.close?.().catch(() => {});
+  }
 }
 
 /**

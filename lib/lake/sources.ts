@@ -45,6 +45,7 @@ import { CountScan } from "./count.ts";
 import { DiffReader } from "./diff.ts";
 import { ConflictsReader } from "./conflicts.ts";
 import { SummarizeScan } from "./summarize.ts";
+import type { ShareContext } from "./share.ts";
 import { TopKScan } from "./topk.ts";
 import { HeadScan } from "./head.ts";
 import { openColumns } from "./columns/mod.ts";
@@ -69,6 +70,8 @@ export interface SourceOptions {
   access?: SourceAccess;
   /** Stops what sources do on their own (sorting, summarizing) when aborted. */
   signal?: AbortSignal;
+  /** Numbers the scans that can be shared out, and whom they may ask (share.ts). */
+  sharing?: ShareContext;
 }
 
 /** The reader for a compiled query's source. */
@@ -136,7 +139,7 @@ function openPoolSource(
       ? resolveCommit(lake, pool, commit ?? branchDefault)
       : resolveCommitAt(lake, pool, commit ?? branchDefault, at);
     if (meta !== null) return new ValuesReader(commitMeta(lake, view, meta), filter);
-    return new PoolReading(lake, view, plan, stats, opts.signal).open();
+    return new PoolReading(lake, view, plan, stats, opts.signal, opts.sharing).open();
   });
   return readers.length === 1 ? readers[0] : new ConcatReader(readers);
 }
@@ -159,6 +162,7 @@ class PoolReading {
     private plan: SourcePlan,
     private stats: ScanStats,
     private signal: AbortSignal | undefined,
+    private sharing: ShareContext | undefined,
   ) {
     this.key = PoolKey.of(view.pool);
     const f = plan.filter;
@@ -192,6 +196,7 @@ class PoolReading {
           },
           this.stats,
           this.signal,
+          this.sharing,
         );
       case "sort":
         return this.sort(p);
@@ -269,6 +274,7 @@ class PoolReading {
       },
       field,
       this.stats,
+      this.sharing,
     );
   }
 

@@ -30,7 +30,21 @@ import type { DataObject } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
 import { type KeyRange, spanMayMatch } from "./prune.ts";
-import { countObjectRead, groupOverlapping, PoolScan, type ScanStats } from "./scan.ts";
+import {
+  countObjectRead,
+  groupOverlapping,
+  newScanStats,
+  PoolScan,
+  type ScanStats,
+} from "./scan.ts";
+import {
+  addStats,
+  objectsNamed,
+  readShared,
+  type ShareableScan,
+  type ShareContext,
+  type SharedPart,
+} from "./share.ts";
 
 export interface SummarizePlan {
   make: OpFactory;
@@ -42,7 +56,7 @@ export interface SummarizePlan {
   fields: string[] | null;
 }
 
-export class SummarizeScan implements ValueReader {
+export class SummarizeScan implements ValueReader, ShareableScan {
   private out: Batch[] | null = null;
 
   constructor(
@@ -53,7 +67,13 @@ export class SummarizeScan implements ValueReader {
     private plan: SummarizePlan,
     private stats: ScanStats,
     private signal?: AbortSignal,
-  ) {}
+    private sharing?: ShareContext,
+  ) {
+    this.source = sharing?.register(this) ?? -1;
+  }
+
+  /** Its number among the query's shareable scans (share.ts). */
+  private readonly source: number;
 
   async read(): Promise<Batch | null> {
     if (this.out === null) this.out = await this.run();
@@ -62,27 +82,68 @@ export class SummarizeScan implements ValueReader {
 
   private async run(): Promise<Batch[]> {
     const collector = new Collector();
-    const op = buildPausing(maybeYield, () => this.plan.make(collector));
-    if (!(op instanceof Summarize)) {
-      throw new LochError("internal", "summarize pushdown without a summarize operator");
-    }
-    const r = this.plan.range;
-    const live: DataObject[] = [];
-    for (const o of this.objects) {
-      if (r !== null && !spanMayMatch(o.span, r)) this.stats.objectsPruned++;
-      else live.push(o);
-    }
-    for (const run of groupOverlapping(live, (o) => o, this.key)) {
-      this.signal?.throwIfAborted();
-      if (!(await this.fromColumns(run, op))) await this.fromRows(run, op);
-      await maybeYield();
-    }
+    const op = this.makeOp(collector);
+    const runs = groupOverlapping(this.live(this.objects, this.stats), (o) => o, this.key);
+    await readShared(
+      op.merges ? this.sharing?.helpers ?? null : null,
+      this.source,
+      runs,
+      (objects) => this.feed(objects, op, this.stats),
+      (part) => {
+        op.mergeGroups(part.data);
+        addStats(this.stats, part.stats);
+      },
+    );
     await op.end();
     return collector.take();
   }
 
+  /**
+   * The groups of the objects named, their states saved, for another
+   * thread to merge (ShareableScan); null when an object is not in this
+   * snapshot or the groups spilled.
+   */
+  async partial(ids: Set<string>): Promise<SharedPart | null> {
+    const objects = objectsNamed(this.objects, ids);
+    if (objects === null) return null;
+    const op = this.makeOp(new Collector());
+    const stats = newScanStats();
+    await this.feed(objects, op, stats);
+    const data = op.savedGroups();
+    return data === null ? null : { data, stats };
+  }
+
+  private makeOp(collector: Collector): Summarize {
+    const op = buildPausing(maybeYield, () => this.plan.make(collector));
+    if (!(op instanceof Summarize)) {
+      throw new LochError("internal", "summarize pushdown without a summarize operator");
+    }
+    return op;
+  }
+
+  /** The objects whose keys may be in the plan's range (the others counted as pruned). */
+  private live(objects: DataObject[], stats: ScanStats): DataObject[] {
+    const r = this.plan.range;
+    if (r === null) return objects;
+    const live: DataObject[] = [];
+    for (const o of objects) {
+      if (!spanMayMatch(o.span, r)) stats.objectsPruned++;
+      else live.push(o);
+    }
+    return live;
+  }
+
+  /** Feeds op the objects' values, a run of overlapping objects at a time. */
+  private async feed(objects: DataObject[], op: Summarize, stats: ScanStats): Promise<void> {
+    for (const run of groupOverlapping(objects, (o) => o, this.key)) {
+      this.signal?.throwIfAborted();
+      if (!(await this.fromColumns(run, op, stats))) await this.fromRows(run, op, stats);
+      await maybeYield();
+    }
+  }
+
   /** Feeds a run of objects from their columns; false (having fed nothing) when it cannot. */
-  private async fromColumns(run: DataObject[], op: Summarize): Promise<boolean> {
+  private async fromColumns(run: DataObject[], op: Summarize, stats: ScanStats): Promise<boolean> {
     const vs = this.plan.vector;
     const vf = this.plan.vectorFilter;
     if (vs === null || !op.direct || (this.plan.filter !== null && vf === null)) return false;
@@ -110,21 +171,21 @@ export class SummarizeScan implements ValueReader {
       if (!(await vs.commitMerged(opened, this.key.path, this.key, op))) return false;
     } else prepared.forEach((p) => vs.commit(p, op));
     run.forEach((o, k) => {
-      this.stats.objectsRead++;
-      countObjectRead(this.stats, o);
-      this.stats.recordsMatched += matched[k][0];
-      this.stats.bytesMatched += matched[k][1];
+      stats.objectsRead++;
+      countObjectRead(stats, o);
+      stats.recordsMatched += matched[k][0];
+      stats.bytesMatched += matched[k][1];
     });
     return true;
   }
 
-  private async fromRows(run: DataObject[], op: Summarize): Promise<void> {
+  private async fromRows(run: DataObject[], op: Summarize, stats: ScanStats): Promise<void> {
     const scan = new PoolScan(this.lake, this.pool, this.key, run, {
       range: this.plan.range,
       filter: this.plan.filter,
       fields: this.plan.fields,
       ordered: !this.plan.orderFree,
-      stats: this.stats,
+      stats,
     });
     try {
       for (let b = await scan.read(); b !== null; b = await scan.read()) {

@@ -19,7 +19,7 @@ export { OpCompiler } from "./compiler/ops.ts";
 export { Scope } from "./compiler/scope.ts";
 export { fieldPathOf } from "./compiler/demand.ts";
 export type { HeadCut, Pushdown } from "./planner/pushdown.ts";
-export { type ChannelWriter, type RunOptions, runQuery } from "./run.ts";
+export { type ChannelWriter, type RunOptions, runQuery, runScoped } from "./run.ts";
 export { isFromQuery, isYieldQuery } from "./compiler/inputs.ts";
 export {
   LOCAL_ACCESS,

@@ -63,6 +63,22 @@ export function runQuery(
   });
 }
 
+/**
+ * Runs work outside a query run (a helper's share of a scan) in a spill
+ * scope of its own, as runQuery does: what it holds counts against
+ * memoryLimit, and its spill files are removed when it ends.
+ */
+export function runScoped<T>(fn: () => Promise<T>, memoryLimit?: number): Promise<T> {
+  const scope = new SpillScope(undefined, memoryLimit);
+  return runInScope(scope, async () => {
+    try {
+      return await fn();
+    } finally {
+      scope.close();
+    }
+  });
+}
+
 async function run(
   query: CompiledQuery,
   readers: ValueReader[],

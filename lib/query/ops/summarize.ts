@@ -27,7 +27,13 @@ import { sortSliced } from "../runtime/sliced-sort.ts";
 import type { Ended, Work } from "../runtime/work.ts";
 import { RecordBuilder } from "../runtime/record-builder.ts";
 import { isMissing, isQuiet, MISSING, TRUE } from "../runtime/values.ts";
-import { compareGroupKeys, GroupRuns, type KeyedGroup } from "../spill/group-runs.ts";
+import {
+  compareGroupKeys,
+  decodeGroups,
+  encodeGroups,
+  GroupRuns,
+  type KeyedGroup,
+} from "../spill/group-runs.ts";
 import { currentScope } from "../spill/scope.ts";
 import { valueSize } from "../spill/size.ts";
 
@@ -285,6 +291,45 @@ export class Summarize extends Unary {
   /** Whether addCounted applies: every aggregate is argument-free and unconditioned. */
   get countsOnly(): boolean {
     return this.args.every((a) => a === undefined) && this.wheres.every((w) => w === undefined);
+  }
+
+  /**
+   * Whether the groups of values summarized elsewhere can be merged in
+   * (mergeGroups) with the same result as summarizing those values here:
+   * every aggregate merges saved states exactly.
+   */
+  get merges(): boolean {
+    return this.defs.every((d) => d.mergeable === true);
+  }
+
+  /**
+   * The table's groups, their keys and aggregators' saved states in
+   * first-seen order (ZNG), for a summarize of the values before these to
+   * merge; null once the table has spilled (the caller summarizes the values
+   * there instead).
+   */
+  savedGroups(): Uint8Array | null {
+    if (this.runs !== null) return null;
+    return encodeGroups(this.table, this.keyExprs.length, this.defs.length);
+  }
+
+  /**
+   * Merges groups from savedGroups of a summarize over the values that come
+   * after those summarized here (only where `merges`): the same table, in
+   * the same first-seen order, as summarizing those values next.
+   */
+  mergeGroups(saved: Uint8Array): void {
+    const grows = this.grows;
+    for (const row of decodeGroups(saved, this.keyExprs.length, this.defs.length)) {
+      const group = this.table.get(row.key) ?? this.newGroup(row.key, row.keys);
+      const aggs = group.aggs;
+      for (let i = 0; i < aggs.length; i++) {
+        const before = grows !== undefined && grows[i] ? aggs[i].size!() : 0;
+        aggs[i].restore!(row.states![i]);
+        if (grows !== undefined && grows[i]) this.mem.add(aggs[i].size!() - before);
+      }
+    }
+    this.checkBudget();
   }
 
   override end(): Ended {

@@ -76,11 +76,21 @@ export class SpillFile implements Removable {
   }
 }
 
+/** Where entries are written, value by value (a spill file, or values in memory). */
+export interface ValueOut {
+  write(v: Value): void;
+}
+
+/** Where entries are read back, value by value; undefined at the end. */
+export interface ValueIn {
+  next(): Value | undefined;
+}
+
 /** Encoders not in use: each holds sizable buffers, and a small run needs little of them. */
 const encoders: ZngEncoder[] = [];
 
 /** Writes values to a spill file as one ZNG stream. */
-export class RunWriter {
+export class RunWriter implements ValueOut {
   private enc = encoders.pop() ?? new ZngEncoder({ compress: false, frameThreshold: FRAME });
   private closed = false;
 
@@ -111,7 +121,7 @@ export class RunWriter {
 }
 
 /** Reads a spill file's values back one at a time. */
-export class RunReader {
+export class RunReader implements ValueIn {
   private dec = new ZngDecoder();
   private batch: Value[] = [];
   private pos = 0;

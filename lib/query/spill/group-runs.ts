@@ -19,7 +19,9 @@ import { Value } from "../../zed/value.ts";
 import type { AggregateDef, Aggregator } from "../aggregates/registry.ts";
 import { valueKey } from "../aggregates/value-key.ts";
 import { isMissing } from "../runtime/values.ts";
-import type { RunReader, RunWriter, SpillFile } from "./file.ts";
+import type { SpillFile, ValueIn, ValueOut } from "./file.ts";
+import { encodeZng } from "../../formats/zng/writer.ts";
+import { decodeZng } from "../../formats/zng/reader.ts";
 import {
   ArraySource,
   compactNewest,
@@ -80,7 +82,9 @@ function compareRows(a: Row, b: Row): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-function readKeys(r: RunReader, nk: number): Value[] | undefined {
+function readKeys(r: ValueIn, nk: number): Value[] | undefined {
+  // (Rows without keys are read by count: decodeGroups.)
+  if (nk === 0) return [];
   const first = r.next();
   if (first === undefined) return undefined;
   const keys = new Array<Value>(nk);
@@ -89,7 +93,7 @@ function readKeys(r: RunReader, nk: number): Value[] | undefined {
   return keys;
 }
 
-function must(v: Value | undefined): Value {
+function must<T>(v: T | undefined): T {
   if (v === undefined) throw new Error("spill file ends inside a row");
   return v;
 }
@@ -109,7 +113,7 @@ function tableCodec(nk: number, na: number): EntryCodec<Row> {
       }
       return new Row(keys, groupKey(keys), states, undefined);
     },
-    write(w: RunWriter, row: Row) {
+    write(w: ValueOut, row: Row) {
       for (const k of row.keys) w.write(k);
       for (const s of row.states!) {
         w.write(new Value(TypeUint64, s.length));
@@ -129,7 +133,7 @@ function rawCodec(nk: number, na: number): EntryCodec<Row> {
       for (let i = 0; i < na; i++) args[i] = must(r.next());
       return new Row(keys, groupKey(keys), undefined, args);
     },
-    write(w: RunWriter, row: Row) {
+    write(w: ValueOut, row: Row) {
       for (const k of row.keys) w.write(k);
       for (const a of row.args!) w.write(a);
     },
@@ -237,6 +241,30 @@ export class GroupRuns {
       return { file, level: 0, raw };
     });
   }
+}
+
+/**
+ * A table's groups, their keys and saved states in table order, as one ZNG
+ * stream (for a summarize on another thread to merge: decodeGroups).
+ */
+export function encodeGroups(groups: Map<string, KeyedGroup>, nk: number, na: number): Uint8Array {
+  // How many groups first: rows without keys have nothing to end on.
+  const values: Value[] = [new Value(TypeUint64, groups.size)];
+  const out: ValueOut = { write: (v) => values.push(v) };
+  const codec = tableCodec(nk, na);
+  for (const row of unsortedRows(groups)) codec.write(out, row);
+  return encodeZng(values);
+}
+
+/** The groups encodeGroups wrote, in its order. */
+export function decodeGroups(bytes: Uint8Array, nk: number, na: number): Row[] {
+  const values = decodeZng(bytes);
+  let i = 1;
+  const input: ValueIn = { next: () => values[i++] };
+  const codec = tableCodec(nk, na);
+  const rows: Row[] = [];
+  for (let n = Number(values[0].body); n > 0; n--) rows.push(must(codec.read(input)));
+  return rows;
 }
 
 /** A table's groups as rows of saved states, sorted. */

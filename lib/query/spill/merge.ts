@@ -2,7 +2,7 @@
 // they were spilled), and entries that compare equal come out in run order,
 // so merging stably sorted runs gives the stable sort of the whole input.
 
-import { type RunReader, type RunWriter, SpillFile } from "./file.ts";
+import { type RunReader, SpillFile, type ValueIn, type ValueOut } from "./file.ts";
 
 /** A sorted run being read: its current entry, undefined once exhausted. */
 export interface RunSource<E> {
@@ -28,7 +28,7 @@ export class ArraySource<E> implements RunSource<E> {
 }
 
 /** Reads one entry from a spill file's values; undefined at the end. */
-export type EntryReader<E> = (r: RunReader) => E | undefined;
+export type EntryReader<E> = (r: ValueIn) => E | undefined;
 
 /** A run read back from a spill file. */
 export class FileSource<E> implements RunSource<E> {
@@ -161,7 +161,7 @@ export function compactNewest<R extends LeveledRun>(
 /** How entries are written to and read from spill files. */
 export interface EntryCodec<E> {
   read: EntryReader<E>;
-  write(w: RunWriter, e: E): void;
+  write(w: ValueOut, e: E): void;
 }
 
 /** Writes entries to a new spill file as one run. */

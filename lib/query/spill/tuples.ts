@@ -2,12 +2,12 @@
 // written to spill files one after another.
 
 import type { Value } from "../../zed/value.ts";
-import type { RunReader, RunWriter } from "./file.ts";
+import type { ValueIn, ValueOut } from "./file.ts";
 import type { EntryCodec } from "./merge.ts";
 
 export function tupleCodec(width: number): EntryCodec<Value[]> {
   return {
-    read(r: RunReader): Value[] | undefined {
+    read(r: ValueIn): Value[] | undefined {
       const first = r.next();
       if (first === undefined) return undefined;
       const t = new Array<Value>(width);
@@ -19,7 +19,7 @@ export function tupleCodec(width: number): EntryCodec<Value[]> {
       }
       return t;
     },
-    write(w: RunWriter, t: Value[]): void {
+    write(w: ValueOut, t: Value[]): void {
       for (let i = 0; i < width; i++) w.write(t[i]);
     },
   };

@@ -1,0 +1,124 @@
+// One scan's objects shared out over helper threads. A count or a
+// summarize whose aggregates merge exactly can read its objects in parts
+// (shards), each summarized on its own and the partial results merged in
+// pool order: the same answer as one thread reading them all. The query's
+// own thread keeps the first shard; helpers (the service's idle workers)
+// take the others, each re-planning the same query and reading only the
+// objects it is given. A helper that is not free, cannot find an object (the
+// branch moved and the object went) or fails gives its shard back, and the
+// query's thread reads it itself; so sharing only ever saves time.
+
+import { toBase62 } from "./ksuid.ts";
+import type { DataObject } from "./objects.ts";
+import { newScanStats, type ScanStats } from "./scan.ts";
+
+/** What a helper sends back: the scan's partial result over its shard, and what it read. */
+export interface SharedPart {
+  data: Uint8Array;
+  stats: ScanStats;
+}
+
+/** Threads that can take a share of a scan (given by the service per query). */
+export interface ScanHelpers {
+  /** How many helpers may be asked at most. */
+  readonly count: number;
+  /** Least bytes of data a scan reads before it shares them out. */
+  readonly minBytes: number;
+  /**
+   * Has a helper run the scan numbered `source` (in the order the query's
+   * scans were opened) over the objects named (base62 ids); null when no
+   * helper took it or it failed (the caller reads them itself).
+   */
+  share(source: number, objects: string[]): Promise<SharedPart | null>;
+}
+
+/** A scan that can read a shard of its objects for another thread (share.ts). */
+export interface ShareableScan {
+  /** The partial result over the named objects; null when one of them is not in its snapshot. */
+  partial(objects: Set<string>): Promise<SharedPart | null>;
+}
+
+/** How a query's scans take part in sharing: as the query's own, or as a helper. */
+export class ShareContext {
+  /** Scans opened so far (they are numbered in opening order). */
+  private scans: ShareableScan[] = [];
+
+  /** helpers: those the query's scans may ask; null for a helper's own planning. */
+  constructor(readonly helpers: ScanHelpers | null) {}
+
+  /** Numbers a scan that can be shared; its number (the same in a helper that plans the same query). */
+  register(scan: ShareableScan): number {
+    this.scans.push(scan);
+    return this.scans.length - 1;
+  }
+
+  /** The scan numbered n, if any. */
+  scan(n: number): ShareableScan | undefined {
+    return this.scans[n];
+  }
+}
+
+/** The objects of ids that are in objects, in their order; null unless every id is. */
+export function objectsNamed(objects: DataObject[], ids: Set<string>): DataObject[] | null {
+  const found = objects.filter((o) => ids.has(toBase62(o.id)));
+  return found.length === ids.size ? found : null;
+}
+
+/**
+ * Reads units of objects (each read whole by one thread: an object, or a
+ * run of overlapping ones), shared out when helpers are given and the
+ * units hold at least their minBytes: the units are cut into contiguous
+ * shards of about equal bytes, one per helper asked and one read here
+ * (`local`) first. Every shard's result is then taken in order, a helper's
+ * by `merge` and one given back by `local`, so the caller sees the shards'
+ * results in pool order.
+ */
+export async function readShared(
+  helpers: ScanHelpers | null,
+  source: number,
+  units: DataObject[][],
+  local: (objects: DataObject[]) => Promise<void>,
+  merge: (part: SharedPart) => void,
+): Promise<void> {
+  const shards = helpers === null ? [] : shardsOf(units, helpers.count + 1, helpers.minBytes);
+  if (shards.length < 2) {
+    await local(units.flat());
+    return;
+  }
+  const asked = shards.slice(1).map((s) => helpers!.share(source, s.map((o) => toBase62(o.id))));
+  // A helper's answer is waited for only after this thread's own shard.
+  asked.forEach((p) => p.catch(() => {}));
+  await local(shards[0]);
+  for (let k = 1; k < shards.length; k++) {
+    const part = await asked[k - 1].catch(() => null);
+    if (part === null) await local(shards[k]);
+    else merge(part);
+  }
+}
+
+/** Units cut into at most n contiguous shards of about equal bytes; [] when they hold fewer than minBytes. */
+export function shardsOf(units: DataObject[][], n: number, minBytes: number): DataObject[][] {
+  const weight = (u: DataObject[]) => u.reduce((b, o) => b + o.size, 0);
+  const weights = units.map(weight);
+  const total = weights.reduce((a, b) => a + b, 0);
+  if (n < 2 || units.length < 2 || total < Math.max(1, minBytes)) return [];
+  const shards: DataObject[][] = [];
+  let current: DataObject[] = [];
+  let sum = 0;
+  for (let i = 0; i < units.length; i++) {
+    current.push(...units[i]);
+    sum += weights[i];
+    // The k-th cut goes where the running total first reaches k/n of it.
+    if (shards.length < n - 1 && sum >= (total * (shards.length + 1)) / n) {
+      shards.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) shards.push(current);
+  return shards;
+}
+
+/** Adds what a helper's scan read to the query's counters. */
+export function addStats(into: ScanStats, from: ScanStats): void {
+  for (const k of Object.keys(newScanStats()) as (keyof ScanStats)[]) into[k] += from[k];
+}
