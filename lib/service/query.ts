@@ -15,6 +15,7 @@ import {
   prepareLakeQuery,
 } from "../lake/query.ts";
 import type { Head } from "../lake/sources.ts";
+import type { ScanHelpers } from "../lake/share.ts";
 import { NO_ACCESS, openURLSources, runQuery, type SourceAccess } from "../query/mod.ts";
 import type { QueryRun } from "./context.ts";
 import { mediaType } from "./mime.ts";
@@ -212,6 +213,8 @@ interface StartOptions {
   when?: (p: PreparedQuery) => boolean;
   /** Called as the query starts running (QueryOptions.handOver). */
   handOver?: () => void;
+  /** Other workers that may read shares of the query's scans (a worker's query only). */
+  helpers?: ScanHelpers;
 }
 
 type StartArgs = [
@@ -240,6 +243,7 @@ async function beginQuery(
       head: opts.head,
       signal,
       access: opts.access ?? NO_ACCESS,
+      helpers: opts.helpers,
     });
     if (opts.when !== undefined && !opts.when(prepared)) {
       for (const r of prepared.readers) await r.close?.().catch(() => {});

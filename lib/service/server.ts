@@ -65,6 +65,8 @@ export interface ServeOptions {
   workerTimeoutMs?: number;
   /** Heap and buffers past which an idle worker is replaced (default 256 MiB). */
   workerRetireBytes?: number;
+  /** The least a scan reads before idle workers share it (default LOCH_SHARE_MIN_BYTES, else 4 MiB). */
+  shareMinBytes?: number;
   /** How long a parameter body (not a load's) may take to arrive (default 60 s). */
   bodyDeadlineMs?: number;
   /** A query's time limit in ms (default 0: none). */
@@ -127,6 +129,7 @@ export class LakeServer {
           opts.workerTimeoutMs,
           opts.workerRetireBytes,
           opts.lake.catalogURL,
+          opts.shareMinBytes,
         )
         : null,
     };

@@ -15,8 +15,10 @@ import {
   type FromWorker,
   type LoadJob,
   type QueryJob,
+  type ShareJob,
   type ToWorker,
 } from "./protocol.ts";
+import type { SharedPart } from "../../lake/share.ts";
 import { type LoadedObjects, LoadTask, Output } from "./tasks.ts";
 import { feedLoad, PART_MIN } from "./split.ts";
 import type { ObjectRecord } from "../../lake/objects.ts";
@@ -39,10 +41,32 @@ export function parseWorkers(s: string): number {
   return n;
 }
 
+/** What a worker's owner hears of it. */
+interface WorkerHooks {
+  /** It died (and was terminated). */
+  death(w: PoolWorker): void;
+  /** It asked to be replaced. */
+  retire(w: PoolWorker): void;
+  /** It asks for a share of a scan to be read by another worker (answerShare). */
+  share(w: PoolWorker, id: number, job: ShareJob): void;
+}
+
+/** The settings every worker starts with. */
+interface WorkerSettings {
+  size: number;
+  retireBytes: number;
+  catalog: string | undefined;
+  shareMinBytes: number;
+}
+
 class PoolWorker {
   private worker: Worker;
   readonly outputs = new Map<number, Output>();
   readonly loads = new Map<number, LoadTask>();
+  /** Shares it reads for other workers: who asked, and their id for it. */
+  readonly shares = new Map<number, { from: PoolWorker; id: number }>();
+  /** Terminated (it hears nothing more). */
+  private dead = false;
   readonly ready: Promise<void>;
   private isReady!: () => void;
 
@@ -67,11 +91,8 @@ class PoolWorker {
   constructor(
     readonly warm: boolean,
     index: number,
-    size: number,
-    retireBytes: number,
-    catalog: string | undefined,
-    private onDeath: (w: PoolWorker) => void,
-    private onRetire: (w: PoolWorker) => void = () => {},
+    settings: WorkerSettings,
+    private hooks: WorkerHooks,
   ) {
     this.ready = new Promise((r) => (this.isReady = r));
     this.worker = new Worker(new URL("./worker.ts", import.meta.url).href, {
@@ -79,16 +100,30 @@ class PoolWorker {
       name: `loch-worker-${index}:${warm ? "warm" : "cold"}`,
     });
     this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.receive(e.data);
-    this.send({ type: "init", workers: size, retireBytes, catalog });
+    const { size, retireBytes, catalog, shareMinBytes } = settings;
+    this.send({ type: "init", workers: size, retireBytes, catalog, shareMinBytes });
     this.worker.onerror = (e) => {
       e.preventDefault();
       this.die(new LochError("internal", `query worker failed: ${e.message}`));
     };
   }
 
-  /** Tasks running: queries and loads. */
+  /** Tasks running: queries, loads and shares. */
   get busy(): number {
-    return this.outputs.size + this.loads.size;
+    return this.outputs.size + this.loads.size + this.shares.size;
+  }
+
+  /** Reads a share of the scan of another worker's query for it. */
+  readShare(id: number, from: PoolWorker, fromId: number, job: ShareJob): void {
+    this.shares.set(id, { from, id: fromId });
+    this.send({ type: "share", id, job });
+  }
+
+  /** The part of a share this worker asked for (null: read it yourself). */
+  answerShare(id: number, part: SharedPart | null): void {
+    if (this.dead) return;
+    if (part === null) this.send({ type: "shared", id, part });
+    else this.send({ type: "shared", id, part }, [part.data.buffer as ArrayBuffer]);
   }
 
   private preloaded: (() => void)[] = [];
@@ -136,6 +171,17 @@ class PoolWorker {
       return;
     }
     this.answered = true;
+    if (m.type === "share") {
+      this.hooks.share(this, m.id, m.job);
+      return;
+    }
+    if (m.type === "shared") {
+      const asker = this.shares.get(m.id);
+      this.shares.delete(m.id);
+      asker?.from.answerShare(asker.id, m.part);
+      this.retireWhenIdle();
+      return;
+    }
     const task = this.loads.get(m.id);
     if (task !== undefined) {
       switch (m.type) {
@@ -198,7 +244,7 @@ class PoolWorker {
     if (!this.wantsRetire || this.retiring || this.busy > 0) return;
     if (performance.now() - this.idleSince < RETIRE_IDLE_MS) return;
     this.retiring = true;
-    this.onRetire(this);
+    this.hooks.retire(this);
     this.retireWhenIdle();
   }
 
@@ -228,10 +274,14 @@ class PoolWorker {
     this.outputs.clear();
     for (const task of this.loads.values()) task.fail(e);
     this.loads.clear();
+    // Whoever asked for its shares reads them themselves.
+    for (const s of this.shares.values()) s.from.answerShare(s.id, null);
+    this.shares.clear();
+    this.dead = true;
     this.worker.terminate();
     this.isReady();
     for (const p of this.preloaded.splice(0)) p();
-    this.onDeath(this);
+    this.hooks.death(this);
   }
 
   terminate(): void {
@@ -266,7 +316,30 @@ export class WorkerPool {
     private retireBytes = defaultRetireBytes(),
     /** Where the lake's catalog is (absent: in its directory). */
     private readonly catalog?: string,
+    /** The least a scan reads before it shares its objects with idle workers. */
+    private readonly shareMinBytes = defaultShareMinBytes(),
   ) {}
+
+  /** Shares of scans handed to idle workers so far. */
+  sharesSent = 0;
+
+  /**
+   * Hands a share of a worker's scan to an idle worker (one with nothing
+   * to do: sharing never delays other work), or answers that none is free.
+   */
+  private routeShare(from: PoolWorker, id: number, job: ShareJob): void {
+    const helper = this.stopped
+      ? undefined
+      : this.workers.find((w) => w !== from && w.started && !w.retiring && w.busy === 0);
+    if (helper === undefined) {
+      from.answerShare(id, null);
+      // Not started yet: the next share has one more worker to ask.
+      if (!this.stopped && this.workers.length < this.size) this.fill(this.workers.length + 1);
+      return;
+    }
+    this.sharesSent++;
+    helper.readShare(this.nextId++, from, id, job);
+  }
 
   /**
    * Starts the workers now rather than on first use, warm when the pool is
@@ -317,17 +390,23 @@ export class WorkerPool {
         new PoolWorker(
           this.warm && (first || warm),
           this.nextIndex++,
-          size,
-          this.retireBytes,
-          this.catalog,
-          (dead) => {
-            if (!dead.started && !dead.answered) this.failedStarts++;
-            if (dead.retiring) this.retired++;
-            this.workers = this.workers.filter((w) => w !== dead);
+          {
+            size,
+            retireBytes: this.retireBytes,
+            catalog: this.catalog,
+            shareMinBytes: this.shareMinBytes,
           },
-          // A worker whose heap grew is replaced now (warm if it was), so the
-          // next work does not wait for a start.
-          (old) => this.fill(live() + 1, old.warm),
+          {
+            death: (dead) => {
+              if (!dead.started && !dead.answered) this.failedStarts++;
+              if (dead.retiring) this.retired++;
+              this.workers = this.workers.filter((w) => w !== dead);
+            },
+            // A worker whose heap grew is replaced now (warm if it was), so the
+            // next work does not wait for a start.
+            retire: (old) => this.fill(live() + 1, old.warm),
+            share: (w, id, job) => this.routeShare(w, id, job),
+          },
         ),
       );
     }
@@ -453,6 +532,13 @@ export class WorkerPool {
 function defaultRetireBytes(): number {
   const v = Number(Deno.env.get("LOCH_WORKER_RETIRE_MB"));
   return (Number.isFinite(v) && v > 0 ? v : 256) * 2 ** 20;
+}
+
+/** The least a scan reads before it is shared: LOCH_SHARE_MIN_BYTES, else 4 MiB. */
+function defaultShareMinBytes(): number {
+  const env = Deno.env.get("LOCH_SHARE_MIN_BYTES") ?? "";
+  const v = Number(env);
+  return env !== "" && Number.isFinite(v) && v >= 0 ? v : 4 << 20;
 }
 
 /** How long a worker whose memory grew must be idle before it is replaced. */

@@ -1,5 +1,7 @@
 // Messages between the server's thread and its workers, which run queries
-// and write the objects of loads. Each is identified by a number the server
+// and write the objects of loads, and read shares of each other's scans
+// (a worker asks, the server's thread hands the share to an idle worker and
+// its part back). Each is identified by a number the server
 // gives it. Bytes travel as transferred ArrayBuffers (never as values): a
 // query's encoded output, credited by the server as its client reads (so a
 // slow client holds its query back), and a load's body, credited by the
@@ -11,13 +13,21 @@ import { asClientFault, LochError, messageOf } from "../../errors.ts";
 import type { ErrorKind } from "../../errors.ts";
 import type { Head } from "../../lake/sources.ts";
 import type { ObjectRecord } from "../../lake/objects.ts";
+import type { SharedPart } from "../../lake/share.ts";
 import { ParseError, type SourceAccess } from "../../query/mod.ts";
 
 /** What the server asks of a worker. */
 export type ToWorker =
   /** First: how many workers share the machine (each takes its share of the caches). */
   /** catalog: where the lakes' catalogs are (Lake.open's option; absent: in their directories). */
-  | { type: "init"; workers: number; retireBytes: number; catalog?: string }
+  /** shareMinBytes: the least a scan reads before it shares its objects with other workers. */
+  | {
+    type: "init";
+    workers: number;
+    retireBytes: number;
+    catalog?: string;
+    shareMinBytes: number;
+  }
   | { type: "query"; id: number; job: QueryJob }
   /** The client read this many more bytes of the query's output. */
   | { type: "credit"; id: number; bytes: number }
@@ -35,7 +45,24 @@ export type ToWorker =
   /** continuation: what follows this body when it is one part of a longer JSON body. */
   | { type: "body-end"; id: number; continuation?: string }
   /** Reading the request's body failed. */
-  | { type: "body-error"; id: number; message: string };
+  | { type: "body-error"; id: number; message: string }
+  /** Read a share of another worker's scan (lake/share.ts). */
+  | { type: "share"; id: number; job: ShareJob }
+  /** The answer to this worker's "share": the part, or null when no worker took it. */
+  | { type: "shared"; id: number; part: SharedPart | null };
+
+/** A share of a query's scan for a helper: the query again, which scan, which objects. */
+export interface ShareJob {
+  root: string;
+  text: string;
+  head?: Head;
+  access?: SourceAccess;
+  memoryLimit?: number;
+  /** The scan's number in the query (ShareContext). */
+  source: number;
+  /** The objects to read (base62 ids). */
+  objects: string[];
+}
 
 export interface LoadJob {
   /** The lake's directory. */
@@ -82,6 +109,10 @@ export type FromWorker =
   | { type: "body-credit"; id: number; bytes: number }
   /** A load's objects are written (not yet committed). */
   | { type: "loaded"; id: number; objects: ObjectRecord[]; warnings: string[] }
+  /** Asks for a share of a scan to be read by another worker (id: this worker's). */
+  | { type: "share"; id: number; job: ShareJob }
+  /** A share read ("share" to this worker), or null when it could not be. */
+  | { type: "shared"; id: number; part: SharedPart | null }
   /** The query's output is complete (or it stopped); a query's says what it read. */
   | { type: "end"; id: number; read?: { recordsRead: number; bytesRead: number } };
 

@@ -18,11 +18,14 @@ import { startQuery } from "../query.ts";
 import { collectGarbage, IdleReclaim } from "../reclaim.ts";
 import { Wakeup } from "../wakeup.ts";
 import { ChunkQueue } from "./chunks.ts";
+import { runSharedPart } from "../../lake/query.ts";
+import type { ScanHelpers, SharedPart } from "../../lake/share.ts";
 import {
   type FromWorker,
   type LoadJob,
   OUTPUT_WINDOW,
   type QueryJob,
+  type ShareJob,
   toWire,
   type ToWorker,
 } from "./protocol.ts";
@@ -85,6 +88,60 @@ const lakes = new Map<string, Promise<Lake>>();
 let catalog: string | undefined;
 const running = new Map<number, Running>();
 const bodies = new Map<number, IncomingBody>();
+/** Workers in the pool (from "init"): the others may read shares of this one's scans. */
+let poolSize = 1;
+/** The least a scan reads before it shares its objects (from "init"). */
+let shareMinBytes = Infinity;
+/** Shares asked of other workers, by this worker's id for them: who waits for the part. */
+const asked = new Map<number, (part: SharedPart | null) => void>();
+let nextShare = 1;
+
+/** Other workers, through the server's thread, as helpers of a query's scans. */
+function helpersFor(job: QueryJob): ScanHelpers | undefined {
+  if (poolSize < 2) return undefined;
+  return {
+    count: poolSize - 1,
+    minBytes: shareMinBytes,
+    share: (source, objects) =>
+      new Promise((resolve) => {
+        const id = nextShare++;
+        asked.set(id, resolve);
+        const { root, text, head, access, memoryLimit } = job;
+        scope.postMessage({
+          type: "share",
+          id,
+          job: { root, text, head, access, memoryLimit, source, objects },
+        });
+      }),
+  };
+}
+
+/** Reads a share of another worker's scan; its part (null when it cannot) goes back. */
+async function readShare(id: number, job: ShareJob): Promise<void> {
+  let part: SharedPart | null = null;
+  reclaim.begin();
+  try {
+    const lake = await lakeAt(job.root);
+    part = await withTypeBindings(() =>
+      runSharedPart(lake, job.text, job, job.source, job.objects)
+    );
+  } catch {
+    // The asking worker reads the share itself.
+    part = null;
+  } finally {
+    if (part === null) scope.postMessage({ type: "shared", id, part });
+    else {
+      const data = part.data.byteOffset === 0 && part.data.byteLength === part.data.buffer.byteLength
+        ? part.data
+        : part.data.slice();
+      scope.postMessage({ type: "shared", id, part: { data, stats: part.stats } }, [
+        data.buffer as ArrayBuffer,
+      ]);
+    }
+    retireIfGrown();
+    reclaim.end();
+  }
+}
 
 function lakeAt(root: string): Promise<Lake> {
   let l = lakes.get(root);
@@ -121,7 +178,14 @@ async function run(id: number, job: QueryJob): Promise<void> {
   try {
     const lake = await lakeAt(job.root);
     const q = await withTypeBindings(() =>
-      startQuery(lake, job.text, job.format, job, r.sink, r.gone.signal)
+      startQuery(
+        lake,
+        job.text,
+        job.format,
+        { ...job, helpers: helpersFor(job) },
+        r.sink,
+        r.gone.signal,
+      )
     );
     scope.postMessage({ type: "start", id });
     await q.done;
@@ -168,7 +232,18 @@ scope.onmessage = (e) => {
       columnCache.budget = Math.floor(columnCache.budget / m.workers);
       retireBytes = m.retireBytes;
       catalog = m.catalog;
+      poolSize = m.workers;
+      shareMinBytes = m.shareMinBytes;
       break;
+    case "share":
+      readShare(m.id, m.job);
+      break;
+    case "shared": {
+      const resolve = asked.get(m.id);
+      asked.delete(m.id);
+      resolve?.(m.part);
+      break;
+    }
     case "load":
       load(m.id, m.job);
       break;
