@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import type { Lake } from "../../lib/lake/lake.ts";
 import { runSharedPart } from "../../lib/lake/query.ts";
-import { type ScanHelpers, type SharedPart, shardsOf } from "../../lib/lake/share.ts";
+import { type ScanHelpers, shardsOf, type SharedPart } from "../../lib/lake/share.ts";
 import type { DataObject } from "../../lib/lake/objects.ts";
 import { keyedPool, loadText, query, range, records, secs, withLake } from "./helpers.ts";
 
@@ -41,10 +41,13 @@ async function sixObjects(lake: Lake): Promise<void> {
     await loadText(
       lake,
       pool,
-      records(range(n, from), (i) =>
-        `{ts:${secs(i)},host:"h${i % 7}",n:${i % 5},id:{orig:"10.0.0.${i % 3}"},msg:"${
-          i % 11 === 0 ? "wrccdc hit" : "quiet"
-        }"}`),
+      records(
+        range(n, from),
+        (i) =>
+          `{ts:${secs(i)},host:"h${i % 7}",n:${i % 5},id:{orig:"10.0.0.${i % 3}"},msg:"${
+            i % 11 === 0 ? "wrccdc hit" : "quiet"
+          }"}`,
+      ),
     );
   }
 }

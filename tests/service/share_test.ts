@@ -23,10 +23,13 @@ async function fourObjects(s: TestServer): Promise<void> {
     await load(
       s,
       "p",
-      records(range(400, from), (i) =>
-        `{ts:${i},host:"h${i % 7}",n:${i % 5},id:{orig:"10.0.0.${i % 3}"},msg:"${
-          i % 11 === 0 ? "wrccdc" : "quiet"
-        }"}`),
+      records(
+        range(400, from),
+        (i) =>
+          `{ts:${i},host:"h${i % 7}",n:${i % 5},id:{orig:"10.0.0.${i % 3}"},msg:"${
+            i % 11 === 0 ? "wrccdc" : "quiet"
+          }"}`,
+      ),
     );
   }
 }
@@ -66,7 +69,11 @@ Deno.test("share: workers with work of their own are not asked", async () => {
     await pool.start();
     // One worker busy with a query its client does not read.
     await createPool(s, "big", { order: "asc", keys: [["ts"]] });
-    await loadText(s.lake, lookupPool(s.lake.catalog, "big"), records(range(50000), (n) => `{ts:${n}}`));
+    await loadText(
+      s.lake,
+      lookupPool(s.lake.catalog, "big"),
+      records(range(50000), (n) => `{ts:${n}}`),
+    );
     const res = await fetch(`${s.url}/query`, {
       method: "POST",
       body: new TextEncoder().encode(

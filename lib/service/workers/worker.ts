@@ -131,9 +131,10 @@ async function readShare(id: number, job: ShareJob): Promise<void> {
   } finally {
     if (part === null) scope.postMessage({ type: "shared", id, part });
     else {
-      const data = part.data.byteOffset === 0 && part.data.byteLength === part.data.buffer.byteLength
-        ? part.data
-        : part.data.slice();
+      const data =
+        part.data.byteOffset === 0 && part.data.byteLength === part.data.buffer.byteLength
+          ? part.data
+          : part.data.slice();
       scope.postMessage({ type: "shared", id, part: { data, stats: part.stats } }, [
         data.buffer as ArrayBuffer,
       ]);
