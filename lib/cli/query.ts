@@ -21,6 +21,8 @@ import { InputCounters, inputReader } from "./lake/inputs.ts";
 import { lakeFlag, optionalHead, useFlag } from "./lake/lakeflags.ts";
 import { chooseOutput, outputFlags, withStdoutWriter } from "./lake/output.ts";
 import { isLakeQuery, queryLake, statsText } from "./lake/querylake.ts";
+import { queryInShards } from "./parts.ts";
+import { defaultWorkers } from "../service/workers/pool.ts";
 
 export const queryFlags: FlagSpec[] = [
   { name: "i", kind: "string", arg: "format", default: "auto", help: "input format" },
@@ -150,11 +152,24 @@ export async function queryCommand(args: string[]): Promise<number> {
     );
   }
   const counters = new InputCounters();
-  const readers: ValueReader[] = nullInput
-    ? [new ValuesReader([NULL])]
-    : paths.map((p) => inputReader(p, flags.i as string, counters));
-  readers.push(...openSources(query.sources, LOCAL_ACCESS));
-  await withStdoutWriter(output, undefined, (w) => runQuery(query, readers, w));
+  // Large JSON files go through a splittable head on every core (parts.ts).
+  const inShards = !nullInput && paths.length > 0 && query.inputs === 1 &&
+    (query.sources?.length ?? 0) === 0;
+  await withStdoutWriter(output, undefined, async (w) => {
+    if (inShards) {
+      const read = await queryInShards(text, paths, flags.i as string, defaultWorkers(), w);
+      if (read !== null) {
+        counters.records += read.records;
+        counters.bytes += read.bytes;
+        return;
+      }
+    }
+    const readers: ValueReader[] = nullInput
+      ? [new ValuesReader([NULL])]
+      : paths.map((p) => inputReader(p, flags.i as string, counters));
+    readers.push(...openSources(query.sources, LOCAL_ACCESS));
+    await runQuery(query, readers, w);
+  });
   if (flags.s) {
     // Files have no pushed-down filter: every value read is a match.
     console.error(statsText(counters.bytes, counters.records, counters.records));

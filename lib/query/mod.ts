@@ -20,6 +20,7 @@ export { Scope } from "./compiler/scope.ts";
 export { fieldPathOf } from "./compiler/demand.ts";
 export type { HeadCut, Pushdown } from "./planner/pushdown.ts";
 export { type ChannelWriter, type RunOptions, runQuery, runScoped } from "./run.ts";
+export { PartRun, SplitQuery } from "./split.ts";
 export { isFromQuery, isYieldQuery } from "./compiler/inputs.ts";
 export {
   LOCAL_ACCESS,

@@ -7,7 +7,7 @@ import { ByteInput, TextInput } from "../../lib/formats/io.ts";
 import { JsonReader } from "../../lib/formats/json/reader.ts";
 import { formatZson } from "../../lib/formats/zson/formatter.ts";
 import { messageOf } from "../../lib/errors.ts";
-import { CONTINUATION, findCut } from "../../lib/service/workers/split.ts";
+import { CONTINUATION, findCut } from "../../lib/formats/json/cuts.ts";
 
 interface Outcome {
   values: string[];

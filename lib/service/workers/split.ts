@@ -5,29 +5,23 @@
 //
 // The parts are parsed as if each were the whole input, which is exactly
 // what reading the body straight through gives as long as every part before
-// a cut ends between top-level values. Cuts are made only after a line
-// ending `}` and before one starting `{"`. If the value before the cut is
-// complete, the cut is between values (in JSON a `}` followed by `{` is only
-// possible at the top level); if it is still open there, reading straight
-// through fails at once on that `{` (or, inside a string token, at the end
-// of that token, the `"`), so the part's reader, told what follows it, gives
-// that error itself (JsonReader's continuation). A part that fails ends the
-// input, as a format error does: the parts after it are dropped.
+// a cut ends between top-level values: cuts are made only where
+// formats/json/cuts.ts allows, and each part is told what follows it. A
+// part that fails ends the input, as a format error does: the parts after
+// it are dropped.
 
 import { LochError, messageOf } from "../../errors.ts";
 import { ByteInput } from "../../formats/io.ts";
 import { detectedFormat } from "../../formats/detect.ts";
 import type { ObjectRecord } from "../../lake/objects.ts";
 import { BODY_WINDOW, type LoadJob } from "./protocol.ts";
+import { CONTINUATION, findCut } from "../../formats/json/cuts.ts";
 import type { LoadedObjects, LoadTask } from "./tasks.ts";
 
 /** A body is cut into parts of at least this many bytes... */
 export const PART_MIN = 2 << 20;
 /** ...and at most this many (a part's objects are written when it ends). */
 export const PART_MAX = 32 << 20;
-
-/** What every part but the last is followed by (where it is cut). */
-export const CONTINUATION = '{"';
 
 /** What the splitter needs of the worker pool. */
 export interface LoadWorkers {
@@ -127,20 +121,6 @@ async function roomFor(tasks: LoadTask[], window: number): Promise<void> {
     if (ahead <= window) return;
     await Promise.race(waits);
   }
-}
-
-/**
- * Where chunk may be cut at from or after `from`: the index after a line
- * break that ends a line ending `}` and starts one starting `{"`; -1 if none.
- */
-export function findCut(chunk: Uint8Array, from: number): number {
-  for (let p = chunk.indexOf(10, from); p >= 0; p = chunk.indexOf(10, p + 1)) {
-    if (p + 2 >= chunk.length) return -1;
-    if (chunk[p + 1] !== 123 || chunk[p + 2] !== 34) continue;
-    const before = p >= 1 && chunk[p - 1] === 13 ? p - 2 : p - 1;
-    if (before >= 0 && chunk[before] === 125) return p + 1;
-  }
-  return -1;
 }
 
 /**
