@@ -14,6 +14,7 @@ import { messageOf } from "../errors.ts";
 import { detectedFormat, openReader } from "../formats/detect.ts";
 import { ByteInput, type ValueWriter } from "../formats/io.ts";
 import { CONTINUATION, findCut } from "../formats/json/cuts.ts";
+import { fileRange } from "../lake/storage.ts";
 import { maybeYield, type PartRun, runScoped, SplitQuery } from "../query/mod.ts";
 
 /** Bytes [start, end) of a file, of size bytes in all. */
@@ -34,7 +35,7 @@ export interface ShardResult {
 export function splitMinBytes(): number {
   const env = Deno.env.get("LOCH_QUERY_SPLIT_BYTES") ?? "";
   const v = Number(env);
-  return env !== "" && Number.isFinite(v) && v >= 0 ? v : 32 << 20;
+  return env !== "" && Number.isFinite(v) && v >= 0 ? v : 128 << 20;
 }
 
 /**
@@ -178,23 +179,10 @@ export async function readShard(split: SplitQuery, ranges: FileRange[]): Promise
   return run;
 }
 
-/** The bytes [start, end) of a file, read in 1 MiB chunks. */
+/** The bytes [start, end) of a file. */
 function rangeInput(r: FileRange): ByteInput {
   const it = (async function* () {
-    const file = await Deno.open(r.path);
-    try {
-      await file.seek(r.start, Deno.SeekMode.Start);
-      let left = r.end - r.start;
-      while (left > 0) {
-        const buf = new Uint8Array(Math.min(1 << 20, left));
-        const n = await file.read(buf);
-        if (n === null) return;
-        left -= n;
-        yield n === buf.length ? buf : buf.subarray(0, n);
-      }
-    } finally {
-      file.close();
-    }
+    yield* fileRange(await Deno.open(r.path), r.start, r.end - r.start);
   })();
   return new ByteInput(it, r.path);
 }
