@@ -56,6 +56,7 @@ export class CountScan implements ValueReader, ShareableScan {
     private field: string,
     private stats: ScanStats,
     private sharing?: ShareContext,
+    private signal?: AbortSignal,
   ) {
     this.source = sharing?.register(this) ?? -1;
   }
@@ -135,6 +136,7 @@ export class CountScan implements ValueReader, ShareableScan {
     let count = 0;
     const rows: DataObject[] = [];
     for (const o of objects) {
+      this.signal?.throwIfAborted();
       if (exact !== undefined && exact !== null && spanComparable(o.span, exact)) {
         // The object is sorted by the key: the rows in range are one run of it.
         const cols = openColumns(this.lake, this.pool.id, o);
@@ -169,7 +171,10 @@ export class CountScan implements ValueReader, ShareableScan {
         ordered: false,
         stats,
       });
-      for (let b = await scan.read(); b !== null; b = await scan.read()) count += b.length;
+      for (let b = await scan.read(); b !== null; b = await scan.read()) {
+        this.signal?.throwIfAborted();
+        count += b.length;
+      }
     }
     return count;
   }

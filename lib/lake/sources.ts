@@ -275,6 +275,7 @@ class PoolReading {
       field,
       this.stats,
       this.sharing,
+      this.signal,
     );
   }
 

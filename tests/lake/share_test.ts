@@ -121,6 +121,29 @@ Deno.test("share: a shard declined, failed or not in the helper's snapshot is re
   });
 });
 
+Deno.test("share: a share of a query that stopped stops", async () => {
+  await withLake(async (lake) => {
+    await sixObjects(lake);
+    for (const q of ['"wrccdc" | count()', "count() by host"]) {
+      const text = `from p | ${q}`;
+      const shares: [number, string[]][] = [];
+      const h = helpers(lake, text);
+      const share = h.share;
+      h.share = (source, objects) => {
+        shares.push([source, objects]);
+        return share(source, objects);
+      };
+      await query(lake, text, { helpers: h });
+      const [source, objects] = shares[0];
+      const ran = await runSharedPart(lake, text, {}, source, objects);
+      assert.ok(ran !== null && ran.stats.objectsRead > 0, q);
+      const stopped = new AbortController();
+      stopped.abort();
+      await assert.rejects(runSharedPart(lake, text, { signal: stopped.signal }, source, objects));
+    }
+  });
+});
+
 Deno.test("share: a helper asked for a scan the query does not have gives nothing", async () => {
   await withLake(async (lake) => {
     await sixObjects(lake);

@@ -96,3 +96,42 @@ Deno.test("share: workers with work of their own are not asked", async () => {
     assert.equal(pool.sharesSent, before + 1);
   }, { workers: 2, shareMinBytes: 0 });
 });
+
+Deno.test("share: a client that goes away stops the shares of its query too", async () => {
+  await withServer(async (s) => {
+    const pool = s.server.service.pool!;
+    await pool.start();
+    await createPool(s, "big", { order: "asc", keys: [["ts"]] });
+    const big = lookupPool(s.lake.catalog, "big");
+    const pad = "y".repeat(200);
+    for (let k = 0; k < 4; k++) {
+      await loadText(
+        s.lake,
+        big,
+        records(range(60000, k * 60000), (n) => `{ts:${n},n:${n % 3},s:"${pad}${n}"}`),
+      );
+    }
+    const q = "from big | collect(s) by n | yield len(collect)";
+    const whole = await query(s, q, "application/x-zson");
+    assert.equal(whole.text.split("\n").filter((l) => l !== "").length, 3);
+    const sent = pool.sharesSent;
+    assert.ok(sent >= 1);
+    const gone = new AbortController();
+    const res = await fetch(`${s.url}/query`, {
+      method: "POST",
+      body: new TextEncoder().encode(JSON.stringify({ query: q })),
+      signal: gone.signal,
+    });
+    assert.equal(res.status, 200);
+    // Gone once the query's worker and a helper are both at work.
+    for (let i = 0; i < 5000 && pool.tasks < 2; i++) await new Promise((r) => setTimeout(r, 1));
+    assert.equal(pool.tasks, 2);
+    gone.abort();
+    await res.body?.cancel().catch(() => {});
+    // The helper is told to stop (it stops at its next object) and both are free again.
+    while (pool.tasks > 0) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(pool.sharesStopped, 1);
+    // The next query answers as before.
+    assert.equal((await query(s, q, "application/x-zson")).text, whole.text);
+  }, { workers: 2, shareMinBytes: 0 });
+});

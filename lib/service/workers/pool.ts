@@ -49,6 +49,8 @@ interface WorkerHooks {
   retire(w: PoolWorker): void;
   /** It asks for a share of a scan to be read by another worker (answerShare). */
   share(w: PoolWorker, id: number, job: ShareJob): void;
+  /** The query that asked for a share stopped. */
+  unshare(w: PoolWorker, id: number): void;
 }
 
 /** The settings every worker starts with. */
@@ -119,6 +121,17 @@ class PoolWorker {
     this.send({ type: "share", id, job });
   }
 
+  /** Stops the share it reads for `from` (whose id for it is fromId), if it does; whether it did. */
+  stopShare(from: PoolWorker, fromId: number): boolean {
+    for (const [id, s] of this.shares) {
+      if (s.from !== from || s.id !== fromId) continue;
+      // Its answer (null, or a part no one waits for) still ends it here.
+      this.send({ type: "unshare", id });
+      return true;
+    }
+    return false;
+  }
+
   /** The part of a share this worker asked for (null: read it yourself). */
   answerShare(id: number, part: SharedPart | null): void {
     if (this.dead) return;
@@ -173,6 +186,10 @@ class PoolWorker {
     this.answered = true;
     if (m.type === "share") {
       this.hooks.share(this, m.id, m.job);
+      return;
+    }
+    if (m.type === "unshare") {
+      this.hooks.unshare(this, m.id);
       return;
     }
     if (m.type === "shared") {
@@ -322,6 +339,8 @@ export class WorkerPool {
 
   /** Shares of scans handed to idle workers so far. */
   sharesSent = 0;
+  /** Shares stopped because the query that asked for them stopped. */
+  sharesStopped = 0;
 
   /**
    * Hands a share of a worker's scan to an idle worker (one with nothing
@@ -406,6 +425,9 @@ export class WorkerPool {
             // next work does not wait for a start.
             retire: (old) => this.fill(live() + 1, old.warm),
             share: (w, id, job) => this.routeShare(w, id, job),
+            unshare: (w, id) => {
+              if (this.workers.some((h) => h.stopShare(w, id))) this.sharesStopped++;
+            },
           },
         ),
       );

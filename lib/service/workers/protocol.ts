@@ -49,7 +49,9 @@ export type ToWorker =
   /** Read a share of another worker's scan (lake/share.ts). */
   | { type: "share"; id: number; job: ShareJob }
   /** The answer to this worker's "share": the part, or null when no worker took it. */
-  | { type: "shared"; id: number; part: SharedPart | null };
+  | { type: "shared"; id: number; part: SharedPart | null }
+  /** The query that asked for this share stopped: stop reading it (answer null). */
+  | { type: "unshare"; id: number };
 
 /** A share of a query's scan for a helper: the query again, which scan, which objects. */
 export interface ShareJob {
@@ -113,6 +115,8 @@ export type FromWorker =
   | { type: "share"; id: number; job: ShareJob }
   /** A share read ("share" to this worker), or null when it could not be. */
   | { type: "shared"; id: number; part: SharedPart | null }
+  /** The query that asked for a share stopped (its client went away): stop the share. */
+  | { type: "unshare"; id: number }
   /** The query's output is complete (or it stopped); a query's says what it read. */
   | { type: "end"; id: number; read?: { recordsRead: number; bytesRead: number } };
 

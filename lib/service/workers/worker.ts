@@ -96,16 +96,30 @@ let shareMinBytes = Infinity;
 const asked = new Map<number, (part: SharedPart | null) => void>();
 let nextShare = 1;
 
-/** Other workers, through the server's thread, as helpers of a query's scans. */
-function helpersFor(job: QueryJob): ScanHelpers | undefined {
+/**
+ * Other workers, through the server's thread, as helpers of a query's
+ * scans; once the query stops (signal), its shares still out are stopped
+ * too and read as given back.
+ */
+function helpersFor(job: QueryJob, signal: AbortSignal): ScanHelpers | undefined {
   if (poolSize < 2) return undefined;
   return {
     count: poolSize - 1,
     minBytes: shareMinBytes,
     share: (source, objects) =>
       new Promise((resolve) => {
+        if (signal.aborted) return resolve(null);
         const id = nextShare++;
-        asked.set(id, resolve);
+        const stop = () => {
+          asked.delete(id);
+          scope.postMessage({ type: "unshare", id });
+          resolve(null);
+        };
+        signal.addEventListener("abort", stop, { once: true });
+        asked.set(id, (part) => {
+          signal.removeEventListener("abort", stop);
+          resolve(part);
+        });
         const { root, text, head, access, memoryLimit } = job;
         scope.postMessage({
           type: "share",
@@ -116,19 +130,25 @@ function helpersFor(job: QueryJob): ScanHelpers | undefined {
   };
 }
 
+/** Shares this worker reads for others, by the server's id: how to stop them. */
+const sharing = new Map<number, AbortController>();
+
 /** Reads a share of another worker's scan; its part (null when it cannot) goes back. */
 async function readShare(id: number, job: ShareJob): Promise<void> {
   let part: SharedPart | null = null;
+  const stop = new AbortController();
+  sharing.set(id, stop);
   reclaim.begin();
   try {
     const lake = await lakeAt(job.root);
     part = await withTypeBindings(() =>
-      runSharedPart(lake, job.text, job, job.source, job.objects)
+      runSharedPart(lake, job.text, { ...job, signal: stop.signal }, job.source, job.objects)
     );
   } catch {
     // The asking worker reads the share itself.
     part = null;
   } finally {
+    sharing.delete(id);
     if (part === null) scope.postMessage({ type: "shared", id, part });
     else {
       const data =
@@ -183,7 +203,7 @@ async function run(id: number, job: QueryJob): Promise<void> {
         lake,
         job.text,
         job.format,
-        { ...job, helpers: helpersFor(job) },
+        { ...job, helpers: helpersFor(job, r.gone.signal) },
         r.sink,
         r.gone.signal,
       )
@@ -245,6 +265,9 @@ scope.onmessage = (e) => {
       resolve?.(m.part);
       break;
     }
+    case "unshare":
+      sharing.get(m.id)?.abort();
+      break;
     case "load":
       load(m.id, m.job);
       break;
