@@ -127,7 +127,7 @@ export class CountScan implements ValueReader, ShareableScan {
     if (objects === null) return null;
     const stats = newScanStats();
     const count = await this.countRead(objects, stats);
-    return { data: new Uint8Array(new Float64Array([count]).buffer), stats };
+    return { data: new Uint8Array(new Float64Array([count]).buffer), numbers: null, stats };
   }
 
   /** How many values of objects (none all in the exact range) pass the filter. */

@@ -12,9 +12,13 @@ import { toBase62 } from "./ksuid.ts";
 import type { DataObject } from "./objects.ts";
 import { newScanStats, type ScanStats } from "./scan.ts";
 
-/** What a helper sends back: the scan's partial result over its shard, and what it read. */
+/**
+ * What a helper sends back: the scan's partial result over its shard
+ * (numbers: those a summarize recorded, if any), and what it read.
+ */
 export interface SharedPart {
   data: Uint8Array;
+  numbers: Float64Array | null;
   stats: ScanStats;
 }
 

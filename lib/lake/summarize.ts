@@ -16,6 +16,7 @@ import {
   type ColumnarObject,
   type Expr,
   maybeYield,
+  NotRecordable,
   type OpFactory,
   type PreparedGroups,
   Summarize,
@@ -85,12 +86,15 @@ export class SummarizeScan implements ValueReader, ShareableScan {
     const op = this.makeOp(collector);
     const runs = groupOverlapping(this.live(this.objects, this.stats), (o) => o, this.key);
     await readShared(
-      op.merges ? this.sharing?.helpers ?? null : null,
+      // (Numbers are recorded from columns only: without them only merging aggregates share.)
+      op.merges || (op.mergesNumbers && this.plan.vector !== null)
+        ? this.sharing?.helpers ?? null
+        : null,
       this.source,
       runs,
       (objects) => this.feed(objects, op, this.stats),
       (part) => {
-        op.mergeGroups(part.data);
+        op.mergeGroups(part.data, part.numbers);
         addStats(this.stats, part.stats);
       },
     );
@@ -107,10 +111,17 @@ export class SummarizeScan implements ValueReader, ShareableScan {
     const objects = objectsNamed(this.objects, ids);
     if (objects === null) return null;
     const op = this.makeOp(new Collector());
+    if (!op.merges) op.recordNumbers();
     const stats = newScanStats();
-    await this.feed(objects, op, stats);
-    const data = op.savedGroups();
-    return data === null ? null : { data, stats };
+    try {
+      await this.feed(objects, op, stats);
+    } catch (e) {
+      // A value that is no number from a column: the asking thread reads these objects.
+      if (e instanceof NotRecordable) return null;
+      throw e;
+    }
+    const saved = op.savedGroups();
+    return saved === null ? null : { data: saved.groups, numbers: saved.numbers, stats };
   }
 
   private makeOp(collector: Collector): Summarize {

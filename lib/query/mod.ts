@@ -46,7 +46,7 @@ export { LimitReader, OpReader } from "./runtime/opreader.ts";
 export { buildPausing, enterWork, maybeYield, shareEventLoop } from "./runtime/turns.ts";
 export { FALSE, isError, isMissing, isQuiet, MISSING, NULL, TRUE } from "./runtime/values.ts";
 export { filterOne } from "./ops/where.ts";
-export { Summarize } from "./ops/summarize.ts";
+export { NotRecordable, Summarize } from "./ops/summarize.ts";
 export { compileFieldPath } from "./expr/access.ts";
 export { walkValue } from "./expr/contain.ts";
 export { globToRegexp } from "./expr/glob.ts";

@@ -43,7 +43,7 @@ export class PartRun {
 
   /** The groups so far, saved for the first part's run to merge; null once they spilled. */
   saved(): Uint8Array | null {
-    return this.summarize.savedGroups();
+    return this.summarize.savedGroups()?.groups ?? null;
   }
 }
 

@@ -5,7 +5,15 @@
 import assert from "node:assert/strict";
 import "../../lib/query/aggregates/mod.ts";
 import { lookupAggregate } from "../../lib/query/aggregates/registry.ts";
-import { Summarize, type SummarizeAggregate } from "../../lib/query/ops/summarize.ts";
+import {
+  NotRecordable,
+  Summarize,
+  type SummarizeAggregate,
+} from "../../lib/query/ops/summarize.ts";
+import { TRUE } from "../../lib/query/runtime/values.ts";
+import { TypeString } from "../../lib/zed/types.ts";
+import { Value as V } from "../../lib/zed/value.ts";
+import { VALUE } from "../../lib/zed/vector.ts";
 import { Collector } from "../../lib/query/runtime/op.ts";
 import { runInScope, SpillScope } from "../../lib/query/spill/scope.ts";
 import type { Value } from "../../lib/zed/value.ts";
@@ -54,7 +62,8 @@ function inParts(vals: Value[], cuts: number[], keys = ["k"]): [string[], string
     part.push(vals.slice(bounds[k], bounds[k + 1]));
     const saved = part.savedGroups();
     assert.ok(saved !== null);
-    first.mergeGroups(saved);
+    assert.equal(saved.numbers, null);
+    first.mergeGroups(saved.groups);
   }
   first.end();
   return [output(whole), output(merged)];
@@ -88,4 +97,51 @@ Deno.test("summarize share: a table that spilled gives no saved groups", () => {
     assert.equal(op.savedGroups(), null);
     op.end();
   });
+});
+
+/** Feeds avg's argument as numbers from a column: rows [from, to) of f64 (the values i*0.1), key k. */
+function feedNumbers(op: Summarize, from: number, to: number, f64: Float64Array): void {
+  const state = new Uint8Array(f64.length).fill(VALUE);
+  // Every third row has no value (a null in the column).
+  for (let i = 2; i < f64.length; i += 3) state[i] = 1;
+  for (let k = 0; k < 4; k++) {
+    const aggs = op.groupOf([new V(TypeString, `g${k}`)])!;
+    const rows = Int32Array.from({ length: to - from }, (_, r) => from + r).filter((i) =>
+      i % 4 === k
+    );
+    op.feedNumbers(aggs, 0, f64, state, rows, 0, rows.length);
+    for (let r = 0; r < rows.length; r++) aggs[1].consume(TRUE);
+  }
+}
+
+Deno.test("summarize share: numbers recorded for avg are offered after the values before them", () => {
+  const f64 = Float64Array.from({ length: 1000 }, (_, i) => i * 0.1 + 1 / (i + 3));
+  const aggs = [agg("avg", "avg", "n"), agg("count", "count")];
+  const make = (c: Collector) => new Summarize(c, [{ path: ["k"], expr: f("k") }], aggs);
+  const whole = new Collector();
+  const one = make(whole);
+  assert.ok(!one.merges && one.mergesNumbers);
+  feedNumbers(one, 0, 1000, f64);
+  one.end();
+  const expected = output(whole);
+  for (const cut of [1, 333, 999]) {
+    const merged = new Collector();
+    const first = make(merged);
+    feedNumbers(first, 0, cut, f64);
+    const part = make(new Collector());
+    part.recordNumbers();
+    feedNumbers(part, cut, 1000, f64);
+    const saved = part.savedGroups()!;
+    assert.ok(saved.numbers !== null && saved.numbers.length > 0);
+    first.mergeGroups(saved.groups, saved.numbers);
+    first.end();
+    assert.deepEqual(output(merged), expected, `cut at ${cut}`);
+  }
+  assert.match(expected[0], /avg:/);
+  // A value that is not a number from a column cannot be recorded.
+  const part = make(new Collector());
+  part.recordNumbers();
+  assert.throws(() => part.push(values("{k:1,n:2.5}")), NotRecordable);
+  // sum does not take numbers: it is not recorded, so it does not merge at all.
+  assert.equal(new Summarize(new Collector(), [], [agg("sum", "s", "n")]).mergesNumbers, false);
 });

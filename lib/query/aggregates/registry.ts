@@ -16,7 +16,8 @@ export interface Aggregator {
   /**
    * Offers numbers straight from a column, where the aggregate takes a
    * number's float value: f64[i] for i = rows[r], r in [from, to), the rows
-   * whose state is VALUE (others are null and ignored), in that order.
+   * whose state is VALUE (others are null and ignored), in that order. An
+   * aggregate that takes numbers so ignores every null it is offered.
    */
   consumeNumbers?(
     f64: Float64Array,

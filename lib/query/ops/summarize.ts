@@ -17,8 +17,9 @@
 // keys, as the reference's does when it spills. A summarize without keys
 // (one group) does not spill.
 
-import { TypeBool, typeUnder } from "../../zed/types.ts";
-import type { Batch, Value } from "../../zed/value.ts";
+import { TypeBool, TypeUint64, typeUnder } from "../../zed/types.ts";
+import { type Batch, Value } from "../../zed/value.ts";
+import { VALUE } from "../../zed/vector.ts";
 import type { AggregateDef, Aggregator } from "../aggregates/registry.ts";
 import { valueKey } from "../aggregates/value-key.ts";
 import type { Expr } from "../runtime/expr.ts";
@@ -61,6 +62,54 @@ class Group {
   constructor(readonly keys: Value[], readonly aggs: Aggregator[]) {}
 }
 
+/** A summarize that records numbers met a value it cannot record (see recordNumbers). */
+export class NotRecordable extends Error {
+  constructor() {
+    super("summarize: a value other than a number from a column cannot be recorded");
+  }
+}
+
+/**
+ * Stands in for an aggregate whose result depends on the order of its
+ * values (a float sum) in a summarize whose groups go to another thread:
+ * it keeps the numbers offered from columns, in order, for that thread to
+ * offer its own aggregate after the values before them (mergeGroups).
+ */
+class NumberRecorder implements Aggregator {
+  numbers = new Float64Array(16);
+  length = 0;
+
+  consume(v: Value): void {
+    // Nulls are ignored by the aggregates that take numbers (Aggregator.consumeNumbers).
+    if (v.body !== null) throw new NotRecordable();
+  }
+
+  consumeNumbers(f64: Float64Array, state: Uint8Array, rows: Int32Array, from: number, to: number) {
+    if (this.length + (to - from) > this.numbers.length) {
+      const grown = new Float64Array(Math.max(this.numbers.length * 2, this.length + to - from));
+      grown.set(this.numbers.subarray(0, this.length));
+      this.numbers = grown;
+    }
+    let n = this.length;
+    const out = this.numbers;
+    for (let r = from; r < to; r++) {
+      const i = rows[r];
+      // (As the aggregates that take numbers: rows without a value are not offered.)
+      if (state[i] === VALUE) out[n++] = f64[i];
+    }
+    this.length = n;
+  }
+
+  result(): Value {
+    throw new NotRecordable();
+  }
+
+  /** How many numbers it kept (the numbers themselves go apart: savedGroups). */
+  save(out: Value[]): void {
+    out.push(new Value(TypeUint64, this.length));
+  }
+}
+
 /** Estimated bytes of a group beyond its keys: the table entry, the group, its aggregators. */
 const GROUP_COST = 96;
 const AGG_COST = 32;
@@ -93,6 +142,10 @@ export class Summarize extends Unary {
   private runs: GroupRuns | null = null;
   /** Set once every value goes to the runs as arguments (see GroupRuns). */
   private rawMode = false;
+  /** The aggregates that do not merge but take numbers from columns (see recordNumbers). */
+  private readonly takesNumbers: boolean[];
+  /** Set by recordNumbers: those aggregates record their numbers rather than aggregate them. */
+  private recording = false;
 
   /**
    * Throws the reference's compile errors for the output paths (`duplicate
@@ -113,6 +166,9 @@ export class Summarize extends Unary {
       return a.save !== undefined && a.restore !== undefined;
     });
     if (this.defs.some((d) => d.grows)) this.grows = this.defs.map((d) => d.grows === true);
+    this.takesNumbers = this.defs.map((d) =>
+      d.mergeable !== true && d.make().consumeNumbers !== undefined
+    );
   }
 
   push(batch: Batch): void {
@@ -123,7 +179,12 @@ export class Summarize extends Unary {
   /** A new group in the table, counted against the budget. */
   private newGroup(key: string, keys: Value[]): Group {
     if (this.table.size >= this.limit) this.overLimit = true;
-    const group = new Group(keys, this.defs.map((d) => d.make()));
+    const group = new Group(
+      keys,
+      this.defs.map((d, i) =>
+        this.recording && this.takesNumbers[i] ? new NumberRecorder() : d.make()
+      ),
+    );
     this.table.set(key, group);
     let b = GROUP_COST + AGG_COST * keys.length + key.length;
     for (let i = 0; i < keys.length; i++) b += valueSize(keys[i]);
@@ -303,27 +364,79 @@ export class Summarize extends Unary {
   }
 
   /**
+   * Whether groups from elsewhere can be merged in when the aggregates
+   * that do not merge are fed numbers from columns there (recordNumbers):
+   * every aggregate merges, or takes numbers that can be offered again.
+   */
+  get mergesNumbers(): boolean {
+    return this.defs.every((d, i) => d.mergeable === true || this.takesNumbers[i]);
+  }
+
+  /**
+   * Before any value: the aggregates that do not merge keep the numbers
+   * offered them from columns, in order, rather than aggregate them, for
+   * savedGroups to send on; any other value offered them throws
+   * NotRecordable (such a summarize is not ended: its groups go elsewhere).
+   */
+  recordNumbers(): void {
+    this.recording = true;
+  }
+
+  /**
    * The table's groups, their keys and aggregators' saved states in
-   * first-seen order (ZNG), for a summarize of the values before these to
-   * merge; null once the table has spilled (the caller summarizes the values
+   * first-seen order (ZNG), and the numbers recorded (recordNumbers), in
+   * the same order, for a summarize of the values before these to merge;
+   * null once the table has spilled (the caller summarizes the values
    * there instead).
    */
-  savedGroups(): Uint8Array | null {
+  savedGroups(): { groups: Uint8Array; numbers: Float64Array | null } | null {
     if (this.runs !== null) return null;
-    return encodeGroups(this.table, this.keyExprs.length, this.defs.length);
+    let numbers: Float64Array | null = null;
+    if (this.recording && this.takesNumbers.some((t) => t)) {
+      let n = 0;
+      for (const g of this.table.values()) {
+        for (const a of g.aggs) if (a instanceof NumberRecorder) n += a.length;
+      }
+      numbers = new Float64Array(n);
+      let at = 0;
+      for (const g of this.table.values()) {
+        for (const a of g.aggs) {
+          if (!(a instanceof NumberRecorder)) continue;
+          numbers.set(a.numbers.subarray(0, a.length), at);
+          at += a.length;
+        }
+      }
+    }
+    const groups = encodeGroups(this.table, this.keyExprs.length, this.defs.length);
+    return { groups, numbers };
   }
 
   /**
    * Merges groups from savedGroups of a summarize over the values that come
-   * after those summarized here (only where `merges`): the same table, in
-   * the same first-seen order, as summarizing those values next.
+   * after those summarized here (only where `merges`, or `mergesNumbers`
+   * when that summarize recorded numbers): the same table, in the same
+   * first-seen order, as summarizing those values next.
    */
-  mergeGroups(saved: Uint8Array): void {
+  mergeGroups(saved: Uint8Array, numbers: Float64Array | null = null): void {
     const grows = this.grows;
+    // Recorded numbers are offered as the column rows 0..n-1, every one a value.
+    let rows: Int32Array | null = null, state: Uint8Array | null = null;
+    if (numbers !== null) {
+      rows = new Int32Array(numbers.length);
+      for (let i = 0; i < rows.length; i++) rows[i] = i;
+      state = new Uint8Array(numbers.length).fill(VALUE);
+    }
+    let at = 0;
     for (const row of decodeGroups(saved, this.keyExprs.length, this.defs.length)) {
       const group = this.table.get(row.key) ?? this.newGroup(row.key, row.keys);
       const aggs = group.aggs;
       for (let i = 0; i < aggs.length; i++) {
+        if (numbers !== null && this.takesNumbers[i]) {
+          const n = Number(row.states![i][0].body);
+          aggs[i].consumeNumbers!(numbers, state!, rows!, at, at + n);
+          at += n;
+          continue;
+        }
         const before = grows !== undefined && grows[i] ? aggs[i].size!() : 0;
         aggs[i].restore!(row.states![i]);
         if (grows !== undefined && grows[i]) this.mem.add(aggs[i].size!() - before);

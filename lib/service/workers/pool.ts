@@ -136,7 +136,11 @@ class PoolWorker {
   answerShare(id: number, part: SharedPart | null): void {
     if (this.dead) return;
     if (part === null) this.send({ type: "shared", id, part });
-    else this.send({ type: "shared", id, part }, [part.data.buffer as ArrayBuffer]);
+    else {
+      const transfer = [part.data.buffer as ArrayBuffer];
+      if (part.numbers !== null) transfer.push(part.numbers.buffer as ArrayBuffer);
+      this.send({ type: "shared", id, part }, transfer);
+    }
   }
 
   private preloaded: (() => void)[] = [];

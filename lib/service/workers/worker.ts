@@ -130,6 +130,11 @@ function helpersFor(job: QueryJob, signal: AbortSignal): ScanHelpers | undefined
   };
 }
 
+/** a, or a copy of it when it is a view of part of its buffer. */
+function ownBuffer<T extends Uint8Array | Float64Array>(a: T): T {
+  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : a.slice() as T;
+}
+
 /** Shares this worker reads for others, by the server's id: how to stop them. */
 const sharing = new Map<number, AbortController>();
 
@@ -151,13 +156,15 @@ async function readShare(id: number, job: ShareJob): Promise<void> {
     sharing.delete(id);
     if (part === null) scope.postMessage({ type: "shared", id, part });
     else {
-      const data =
-        part.data.byteOffset === 0 && part.data.byteLength === part.data.buffer.byteLength
-          ? part.data
-          : part.data.slice();
-      scope.postMessage({ type: "shared", id, part: { data, stats: part.stats } }, [
-        data.buffer as ArrayBuffer,
-      ]);
+      // (A view of a larger buffer is copied: only a whole buffer transfers.)
+      const data = ownBuffer(part.data);
+      const numbers = part.numbers === null ? null : ownBuffer(part.numbers);
+      const transfer = [data.buffer as ArrayBuffer];
+      if (numbers !== null) transfer.push(numbers.buffer as ArrayBuffer);
+      scope.postMessage(
+        { type: "shared", id, part: { data, numbers, stats: part.stats } },
+        transfer,
+      );
     }
     retireIfGrown();
     reclaim.end();
