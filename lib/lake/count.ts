@@ -26,6 +26,7 @@ import {
 import { countObjectRead, newScanStats, PoolScan, type ScanStats } from "./scan.ts";
 import {
   addStats,
+  bytesToRead,
   objectsNamed,
   readShared,
   type ShareableScan,
@@ -109,6 +110,7 @@ export class CountScan implements ValueReader, ShareableScan {
       this.sharing?.helpers ?? null,
       this.source,
       toRead,
+      (o) => bytesToRead(o, this.plan.fields),
       async (objects) => void (count += await this.countRead(objects, stats)),
       (part) => {
         count += new Float64Array(part.data.buffer, part.data.byteOffset, 1)[0];

@@ -22,6 +22,22 @@ export interface SharedPart {
   stats: ScanStats;
 }
 
+/**
+ * About how many bytes a scan reading fields (top-level names; null: all)
+ * reads of an object: those of the fields' columns, or the whole object
+ * when it has no columns or every field is read.
+ */
+export function bytesToRead(o: DataObject, fields: readonly string[] | null): number {
+  if (fields === null || o.columns === null) return o.size;
+  let n = 0;
+  for (const c of o.columns.columns) {
+    if (!fields.includes(c.path[0])) continue;
+    for (const [, len] of c.bufs) n += len;
+    if (c.dict !== undefined) { for (const [, len] of c.dict.bufs) n += len; }
+  }
+  return n;
+}
+
 /** Threads that can take a share of a scan (given by the service per query). */
 export interface ScanHelpers {
   /** How many helpers may be asked at most. */
@@ -71,8 +87,8 @@ export function objectsNamed(objects: DataObject[], ids: Set<string>): DataObjec
 /**
  * Reads units of objects (each read whole by one thread: an object, or a
  * run of overlapping ones), shared out when helpers are given and the
- * units hold at least their minBytes: the units are cut into contiguous
- * shards of about equal bytes, one per helper asked and one read here
+ * units hold at least their minBytes to read (weigh): the units are cut
+ * into contiguous shards of about equal bytes, one per helper asked and one read here
  * (`local`) first. Every shard's result is then taken in order, a helper's
  * by `merge` and one given back by `local`, so the caller sees the shards'
  * results in pool order.
@@ -81,10 +97,13 @@ export async function readShared(
   helpers: ScanHelpers | null,
   source: number,
   units: DataObject[][],
+  weigh: (o: DataObject) => number,
   local: (objects: DataObject[]) => Promise<void>,
   merge: (part: SharedPart) => void,
 ): Promise<void> {
-  const shards = helpers === null ? [] : shardsOf(units, helpers.count + 1, helpers.minBytes);
+  const shards = helpers === null
+    ? []
+    : shardsOf(units, helpers.count + 1, helpers.minBytes, weigh);
   if (shards.length < 2) {
     await local(units.flat());
     return;
@@ -100,9 +119,18 @@ export async function readShared(
   }
 }
 
-/** Units cut into at most n contiguous shards of about equal bytes; [] when they hold fewer than minBytes. */
-export function shardsOf(units: DataObject[][], n: number, minBytes: number): DataObject[][] {
-  const weight = (u: DataObject[]) => u.reduce((b, o) => b + o.size, 0);
+/**
+ * Units cut into at most n contiguous shards of about equal bytes to read
+ * (weigh: an object's; its size by default); [] when they hold fewer than
+ * minBytes.
+ */
+export function shardsOf(
+  units: DataObject[][],
+  n: number,
+  minBytes: number,
+  weigh: (o: DataObject) => number = (o) => o.size,
+): DataObject[][] {
+  const weight = (u: DataObject[]) => u.reduce((b, o) => b + weigh(o), 0);
   const weights = units.map(weight);
   const total = weights.reduce((a, b) => a + b, 0);
   if (n < 2 || units.length < 2 || total < Math.max(1, minBytes)) return [];

@@ -40,6 +40,7 @@ import {
 } from "./scan.ts";
 import {
   addStats,
+  bytesToRead,
   objectsNamed,
   readShared,
   type ShareableScan,
@@ -92,6 +93,7 @@ export class SummarizeScan implements ValueReader, ShareableScan {
         : null,
       this.source,
       runs,
+      (o) => bytesToRead(o, this.plan.fields),
       (objects) => this.feed(objects, op, this.stats),
       (part) => {
         op.mergeGroups(part.data, part.numbers);

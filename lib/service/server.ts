@@ -65,7 +65,7 @@ export interface ServeOptions {
   workerTimeoutMs?: number;
   /** Heap and buffers past which an idle worker is replaced (default 256 MiB). */
   workerRetireBytes?: number;
-  /** The least a scan reads before idle workers share it (default LOCH_SHARE_MIN_BYTES, else 4 MiB). */
+  /** The least a scan reads before idle workers share it (default LOCH_SHARE_MIN_BYTES, else 64 MiB of the columns it reads). */
   shareMinBytes?: number;
   /** How long a parameter body (not a load's) may take to arrive (default 60 s). */
   bodyDeadlineMs?: number;

@@ -5,7 +5,9 @@
 import assert from "node:assert/strict";
 import type { Lake } from "../../lib/lake/lake.ts";
 import { runSharedPart } from "../../lib/lake/query.ts";
-import { type ScanHelpers, shardsOf, type SharedPart } from "../../lib/lake/share.ts";
+import { bytesToRead, type ScanHelpers, shardsOf, type SharedPart } from "../../lib/lake/share.ts";
+import { lookupPool } from "../../lib/lake/pools.ts";
+import { tipObjects } from "../../lib/lake/objects.ts";
 import type { DataObject } from "../../lib/lake/objects.ts";
 import { useColumns } from "../../lib/lake/sources.ts";
 import { keyedPool, loadText, query, range, records, secs, withLake } from "./helpers.ts";
@@ -170,4 +172,19 @@ Deno.test("share: shards are contiguous, cover every unit once and weigh about t
   assert.deepEqual(shardsOf(units, 3, 101), [], "fewer bytes than the least worth sharing");
   assert.deepEqual(shardsOf(units.slice(0, 1), 3, 0), [], "one unit");
   assert.deepEqual(shardsOf(units, 1, 0), [], "no helper");
+});
+
+Deno.test("share: a scan's bytes to read are those of its fields' columns", async () => {
+  await withLake(async (lake) => {
+    await sixObjects(lake);
+    const pool = lookupPool(lake.catalog, "p");
+    for (const o of tipObjects(lake.catalog, pool.id, "main")) {
+      assert.equal(bytesToRead(o, null), o.size);
+      const host = bytesToRead(o, ["host"]);
+      const two = bytesToRead(o, ["host", "msg"]);
+      assert.ok(host > 0 && host < two && two < o.size, `${host} ${two} ${o.size}`);
+      assert.equal(bytesToRead(o, ["nosuch"]), 0);
+      assert.equal(bytesToRead({ ...o, columns: null }, ["host"]), o.size);
+    }
+  });
 });

@@ -560,11 +560,15 @@ function defaultRetireBytes(): number {
   return (Number.isFinite(v) && v > 0 ? v : 256) * 2 ** 20;
 }
 
-/** The least a scan reads before it is shared: LOCH_SHARE_MIN_BYTES, else 4 MiB. */
+/**
+ * The least a scan reads before it is shared: LOCH_SHARE_MIN_BYTES, else
+ * 64 MiB (of its fields' columns; below that the hop to a helper and its
+ * planning cost about what they save).
+ */
 function defaultShareMinBytes(): number {
   const env = Deno.env.get("LOCH_SHARE_MIN_BYTES") ?? "";
   const v = Number(env);
-  return env !== "" && Number.isFinite(v) && v >= 0 ? v : 4 << 20;
+  return env !== "" && Number.isFinite(v) && v >= 0 ? v : 64 << 20;
 }
 
 /** How long a worker whose memory grew must be idle before it is replaced. */
