@@ -14,7 +14,7 @@ import { messageOf } from "../errors.ts";
 import { detectedFormat, openReader } from "../formats/detect.ts";
 import { ByteInput, type ValueWriter } from "../formats/io.ts";
 import { CONTINUATION, findCut } from "../formats/json/cuts.ts";
-import { fileRange } from "../lake/storage.ts";
+import { fileRange, readAtSync } from "../lake/storage.ts";
 import { maybeYield, type PartRun, runScoped, SplitQuery } from "../query/mod.ts";
 
 /** Bytes [start, end) of a file, of size bytes in all. */
@@ -145,15 +145,8 @@ async function cutNear(path: string, at: number): Promise<number | null> {
   if (at === 0) return 0;
   const file = await Deno.open(path);
   try {
-    await file.seek(at, Deno.SeekMode.Start);
     const buf = new Uint8Array(CUT_WINDOW);
-    let have = 0;
-    while (have < buf.length) {
-      const n = await file.read(buf.subarray(have));
-      if (n === null) break;
-      have += n;
-    }
-    const cut = findCut(buf.subarray(0, have), 0);
+    const cut = findCut(buf.subarray(0, readAtSync(file, at, buf)), 0);
     return cut < 0 ? null : at + cut;
   } finally {
     file.close();

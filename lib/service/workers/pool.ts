@@ -17,6 +17,7 @@ import {
   type QueryJob,
   type ShareJob,
   type ToWorker,
+  transferablePart,
 } from "./protocol.ts";
 import type { SharedPart } from "../../lake/share.ts";
 import { type LoadedObjects, LoadTask, Output } from "./tasks.ts";
@@ -137,9 +138,8 @@ class PoolWorker {
     if (this.dead) return;
     if (part === null) this.send({ type: "shared", id, part });
     else {
-      const transfer = [part.data.buffer as ArrayBuffer];
-      if (part.numbers !== null) transfer.push(part.numbers.buffer as ArrayBuffer);
-      this.send({ type: "shared", id, part }, transfer);
+      const [own, buffers] = transferablePart(part);
+      this.send({ type: "shared", id, part: own }, buffers);
     }
   }
 

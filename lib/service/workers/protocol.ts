@@ -142,6 +142,20 @@ export function fromWire(w: WireError): Error {
   return w.kind === null ? new Error(w.message) : new LochError(w.kind, w.message);
 }
 
+/** a itself when it spans its whole buffer (which can then be transferred), else a copy that does. */
+export function ownBuffer<T extends Uint8Array | Float64Array>(a: T): T {
+  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : a.slice() as T;
+}
+
+/** A shared part with buffers of its own, and those buffers, to transfer with it. */
+export function transferablePart(part: SharedPart): [SharedPart, ArrayBuffer[]] {
+  const data = ownBuffer(part.data);
+  const numbers = part.numbers === null ? null : ownBuffer(part.numbers);
+  const buffers = [data.buffer as ArrayBuffer];
+  if (numbers !== null) buffers.push(numbers.buffer as ArrayBuffer);
+  return [{ data, numbers, stats: part.stats }, buffers];
+}
+
 /** Bytes of output a worker may send ahead of what its client has read. */
 export const OUTPUT_WINDOW = 1 << 20;
 

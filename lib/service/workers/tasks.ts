@@ -4,7 +4,7 @@
 
 import { LochError } from "../../errors.ts";
 import type { ObjectRecord } from "../../lake/objects.ts";
-import { OUTPUT_WINDOW, type ToWorker } from "./protocol.ts";
+import { OUTPUT_WINDOW, ownBuffer, type ToWorker } from "./protocol.ts";
 import { ChunkQueue } from "./chunks.ts";
 import { Wakeup } from "../wakeup.ts";
 
@@ -99,8 +99,7 @@ export class LoadTask {
 
   /** Sends the next bytes of the body (transferred: v is the worker's from here). */
   send(v: Uint8Array): void {
-    // Only a buffer of its own can be transferred.
-    const chunk = v.byteOffset === 0 && v.byteLength === v.buffer.byteLength ? v : v.slice();
+    const chunk = ownBuffer(v);
     this.ahead += chunk.length;
     this.worker.send({ type: "body", id: this.id, chunk }, [chunk.buffer as ArrayBuffer]);
   }

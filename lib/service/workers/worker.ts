@@ -28,6 +28,7 @@ import {
   type ShareJob,
   toWire,
   type ToWorker,
+  transferablePart,
 } from "./protocol.ts";
 
 const scope = self as unknown as {
@@ -130,11 +131,6 @@ function helpersFor(job: QueryJob, signal: AbortSignal): ScanHelpers | undefined
   };
 }
 
-/** a, or a copy of it when it is a view of part of its buffer. */
-function ownBuffer<T extends Uint8Array | Float64Array>(a: T): T {
-  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : a.slice() as T;
-}
-
 /** Shares this worker reads for others, by the server's id: how to stop them. */
 const sharing = new Map<number, AbortController>();
 
@@ -156,15 +152,8 @@ async function readShare(id: number, job: ShareJob): Promise<void> {
     sharing.delete(id);
     if (part === null) scope.postMessage({ type: "shared", id, part });
     else {
-      // (A view of a larger buffer is copied: only a whole buffer transfers.)
-      const data = ownBuffer(part.data);
-      const numbers = part.numbers === null ? null : ownBuffer(part.numbers);
-      const transfer = [data.buffer as ArrayBuffer];
-      if (numbers !== null) transfer.push(numbers.buffer as ArrayBuffer);
-      scope.postMessage(
-        { type: "shared", id, part: { data, numbers, stats: part.stats } },
-        transfer,
-      );
+      const [own, buffers] = transferablePart(part);
+      scope.postMessage({ type: "shared", id, part: own }, buffers);
     }
     retireIfGrown();
     reclaim.end();
