@@ -4,6 +4,7 @@
 
 import { invalid, LochError, messageOf } from "../errors.ts";
 import {
+  BatchesReader,
   compileQuery,
   isFromQuery,
   isYieldQuery,
@@ -15,7 +16,6 @@ import {
   setQueryMemory,
 } from "../query/mod.ts";
 import type { ValueReader } from "../formats/io.ts";
-import type { Batch } from "../zed/value.ts";
 import { type FlagSpec, flagUsage, type FlagValues, parseFlags } from "./flags.ts";
 import { InputCounters, inputReader } from "./lake/inputs.ts";
 import { lakeFlag, optionalHead, useFlag } from "./lake/lakeflags.ts";
@@ -94,16 +94,6 @@ function setEnv(name: string, value: string): void {
   }
 }
 
-/** A reader of the given values. */
-class ValuesReader implements ValueReader {
-  constructor(private values: Batch | null) {}
-  read(): Promise<Batch | null> {
-    const v = this.values;
-    this.values = null;
-    return Promise.resolve(v);
-  }
-}
-
 async function fileExists(path: string): Promise<boolean> {
   try {
     return (await Deno.stat(path)).isFile;
@@ -165,7 +155,7 @@ export async function queryCommand(args: string[]): Promise<number> {
       }
     }
     const readers: ValueReader[] = nullInput
-      ? [new ValuesReader([NULL])]
+      ? [new BatchesReader([[NULL]])]
       : paths.map((p) => inputReader(p, flags.i as string, counters));
     readers.push(...openSources(query.sources, LOCAL_ACCESS));
     await runQuery(query, readers, w);

@@ -42,7 +42,7 @@ export {
 } from "./spill/memory.ts";
 export type { Expr } from "./runtime/expr.ts";
 export { Collector, type Op, type OpFactory } from "./runtime/op.ts";
-export { LimitReader, OpReader } from "./runtime/opreader.ts";
+export { BatchesReader, LimitReader, OpReader } from "./runtime/opreader.ts";
 export { buildPausing, enterWork, maybeYield, shareEventLoop } from "./runtime/turns.ts";
 export { FALSE, isError, isMissing, isQuiet, MISSING, NULL, TRUE } from "./runtime/values.ts";
 export { filterOne } from "./ops/where.ts";

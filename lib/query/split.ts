@@ -7,7 +7,7 @@
 // runs through the rest of the query.
 
 import { LochError } from "../errors.ts";
-import type { ValueReader, ValueWriter } from "../formats/io.ts";
+import type { ValueWriter } from "../formats/io.ts";
 import type { Batch } from "../zed/value.ts";
 import { lookupAggregate } from "./aggregates/registry.ts";
 import type * as ast from "./ast.ts";
@@ -18,6 +18,7 @@ import { Summarize } from "./ops/summarize.ts";
 import { parseQuery } from "./parser/parse.ts";
 import { summarizeParts } from "./planner/pushdown.ts";
 import { Collector, type Op, type OpFactory } from "./runtime/op.ts";
+import { BatchesReader } from "./runtime/opreader.ts";
 import { buildPausing, maybeYield } from "./runtime/turns.ts";
 import { runQuery } from "./run.ts";
 
@@ -114,11 +115,4 @@ function isFilter(c: OpCompiler, op: ast.Op, scope: Scope): boolean {
 
 function mergeable(e: ast.Expr): boolean {
   return (e.kind === "Agg" || e.kind === "Call") && lookupAggregate(e.name)?.mergeable === true;
-}
-
-class BatchesReader implements ValueReader {
-  constructor(private batches: Batch[]) {}
-  read(): Promise<Batch | null> {
-    return Promise.resolve(this.batches.shift() ?? null);
-  }
 }

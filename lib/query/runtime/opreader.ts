@@ -62,3 +62,11 @@ export class LimitReader implements ValueReader {
     return this.input.close?.() ?? Promise.resolve();
   }
 }
+
+/** Batches already in hand, read one at a time. */
+export class BatchesReader implements ValueReader {
+  constructor(private batches: Batch[]) {}
+  read(): Promise<Batch | null> {
+    return Promise.resolve(this.batches.shift() ?? null);
+  }
+}
