@@ -5,11 +5,8 @@
 import assert from "node:assert/strict";
 import "../../lib/query/aggregates/mod.ts";
 import { lookupAggregate } from "../../lib/query/aggregates/registry.ts";
-import {
-  NotRecordable,
-  Summarize,
-  type SummarizeAggregate,
-} from "../../lib/query/ops/summarize.ts";
+import { NotRecordable } from "../../lib/query/aggregates/recorder.ts";
+import { Summarize, type SummarizeAggregate } from "../../lib/query/ops/summarize.ts";
 import { TRUE } from "../../lib/query/runtime/values.ts";
 import { TypeString } from "../../lib/zed/types.ts";
 import { Value as V } from "../../lib/zed/value.ts";
