@@ -150,7 +150,10 @@ export function shardsOf(
   return shards;
 }
 
+/** The scan counters' names. */
+const STATS = Object.keys(newScanStats()) as (keyof ScanStats)[];
+
 /** Adds what a helper's scan read to the query's counters. */
 export function addStats(into: ScanStats, from: ScanStats): void {
-  for (const k of Object.keys(newScanStats()) as (keyof ScanStats)[]) into[k] += from[k];
+  for (const k of STATS) into[k] += from[k];
 }
