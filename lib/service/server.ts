@@ -65,6 +65,8 @@ export interface ServeOptions {
   workerTimeoutMs?: number;
   /** Heap and buffers past which an idle worker is replaced (default 256 MiB). */
   workerRetireBytes?: number;
+  /** How long all workers must be idle before one whose memory grew is replaced (default 3 s). */
+  workerRetireIdleMs?: number;
   /** The least a scan reads before idle workers share it (default LOCH_SHARE_MIN_BYTES, else 64 MiB of the columns it reads). */
   shareMinBytes?: number;
   /** How long a parameter body (not a load's) may take to arrive (default 60 s). */
@@ -130,6 +132,7 @@ export class LakeServer {
           opts.workerRetireBytes,
           opts.lake.catalogURL,
           opts.shareMinBytes,
+          opts.workerRetireIdleMs,
         )
         : null,
     };

@@ -232,7 +232,63 @@ Deno.test("workers: one whose memory grew is replaced once idle, and answers sta
     const r = await query(s, "from p | sum(a)", "application/json");
     assert.equal(r.text, '[{"sum":3}]\n');
     assert.ok(pool.usable);
-  }, { workers: 1, workerRetireBytes: 1 << 20 });
+  }, { workers: 1, workerRetireBytes: 1 << 20, workerRetireIdleMs: 100 });
+});
+
+/** Starts a load whose body stays open until the returned function ends it; resolves to its response text. */
+function heldLoad(
+  s: TestServer,
+  pool: string,
+): { finish: (text: string) => void; done: Promise<string> } {
+  let control!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (control = c) });
+  const done = fetch(`${s.url}/pool/${pool}/branch/main`, {
+    method: "POST",
+    body,
+    headers: { Accept: "application/json" },
+    duplex: "half",
+  } as RequestInit).then(async (r) => {
+    const text = await r.text();
+    if (!r.ok) throw new Error(`${r.status} ${text}`);
+    return text;
+  });
+  // Awaited later: a failure before then is the test's, not an unhandled one.
+  done.catch(() => {});
+  return {
+    finish: (text) => {
+      control.enqueue(new TextEncoder().encode(text));
+      control.close();
+    },
+    done,
+  };
+}
+
+Deno.test("workers: none is replaced while any has work, only once all have been idle a while", async () => {
+  // Both workers ask to be replaced after any task (their heaps are past 1 MiB).
+  await withServer(async (s) => {
+    await createPool(s, "p");
+    const pool = s.server.service.pool!;
+    await pool.start();
+    // Two loads at once go to both workers.
+    const a = heldLoad(s, "p"), b = heldLoad(s, "p");
+    await new Promise((r) => setTimeout(r, 100));
+    a.finish("{a:1}\n");
+    b.finish("{a:2}\n");
+    await Promise.all([a.done, b.done]);
+    // One worker loads (its body still coming) while the other stays idle
+    // many times the idle time a replacement waits for.
+    const c = heldLoad(s, "p");
+    await new Promise((r) => setTimeout(r, 800));
+    assert.equal(pool.retired, 0, "no worker replaced while one had work");
+    c.finish("{a:3}\n");
+    await c.done;
+    for (let i = 0; i < 300 && pool.retired < 2; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(pool.retired, 2, "both replaced once the pool was idle");
+    const r = await query(s, "from p | sum(a)", "application/json");
+    assert.equal(r.text, '[{"sum":6}]\n');
+  }, { workers: 2, workerRetireBytes: 1 << 20, workerRetireIdleMs: 150, workerTimeoutMs: 400 });
 });
 
 Deno.test("workers: one that took a query before it said it was ready, then died, had started", async () => {

@@ -58,7 +58,7 @@ export class PoolWorker {
   answered = false;
   /** When it last said anything (the watchdog's clock). */
   lastHeard = performance.now();
-  /** Asked to be replaced (its heap grew): it is, once idle for RETIRE_IDLE_MS. */
+  /** Asked to be replaced (its heap grew): it is once the pool is idle (WorkerPool.retireGrown). */
   wantsRetire = false;
   /** Being replaced: takes no new work, ends when idle. */
   retiring = false;
@@ -198,6 +198,7 @@ export class PoolWorker {
           task.fail(new LochError("internal", "worker ended the load without its objects"));
           break;
       }
+      this.retireWhenIdle();
       return;
     }
     const out = this.outputs.get(m.id);
@@ -223,7 +224,7 @@ export class PoolWorker {
     this.retireWhenIdle();
   }
 
-  /** Ends a retiring worker that has no work left. */
+  /** Notes when it has nothing to do; ends it then if it is retiring. */
   retireWhenIdle(): void {
     if (this.busy === 0) this.idleSince = performance.now();
     if (this.retiring && this.busy === 0) {
@@ -232,12 +233,11 @@ export class PoolWorker {
   }
 
   /**
-   * Replaces a worker that asked to be (its memory grew) once it has been
-   * idle a while: not between the loads of a burst, which reuse the heap.
+   * Replaces a worker that asked to be (its memory grew); the pool calls
+   * this once all its workers have been idle a while (retireGrown).
    */
   maybeRetire(): void {
     if (!this.wantsRetire || this.retiring || this.busy > 0) return;
-    if (performance.now() - this.idleSince < RETIRE_IDLE_MS) return;
     this.retiring = true;
     this.hooks.retire(this);
     this.retireWhenIdle();
@@ -283,6 +283,3 @@ export class PoolWorker {
     this.die(new LochError("internal", "workers stopped"));
   }
 }
-
-/** How long a worker whose memory grew must be idle before it is replaced. */
-const RETIRE_IDLE_MS = 1000;
