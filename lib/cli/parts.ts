@@ -16,6 +16,7 @@ import { ByteInput, type ValueWriter } from "../formats/io.ts";
 import { CONTINUATION, findCut } from "../formats/json/cuts.ts";
 import { fileRange, readAtSync } from "../lake/storage.ts";
 import { maybeYield, type PartRun, runScoped, SplitQuery } from "../query/mod.ts";
+import { envNumber } from "../env.ts";
 
 /** Bytes [start, end) of a file, of size bytes in all. */
 export interface FileRange {
@@ -33,9 +34,7 @@ export interface ShardResult {
 
 /** Files of fewer bytes in all are read in one pass (LOCH_QUERY_SPLIT_BYTES overrides). */
 export function splitMinBytes(): number {
-  const env = Deno.env.get("LOCH_QUERY_SPLIT_BYTES") ?? "";
-  const v = Number(env);
-  return env !== "" && Number.isFinite(v) && v >= 0 ? v : 128 << 20;
+  return envNumber("LOCH_QUERY_SPLIT_BYTES", 128 << 20, 0);
 }
 
 /**

@@ -14,6 +14,7 @@
 
 import v8 from "node:v8";
 import vm from "node:vm";
+import { envNumber } from "../env.ts";
 
 let gc: (() => void) | null | undefined;
 
@@ -156,11 +157,4 @@ function defaultIdleMs(): number {
  */
 function defaultGrowthBytes(): number {
   return envNumber("LOCH_RECLAIM_GROWTH_MB", 128, 0) * 1024 * 1024;
-}
-
-/** The number in environment variable name, else fallback (also when it is not one, or below min). */
-function envNumber(name: string, fallback: number, min = -Infinity): number {
-  const text = Deno.env.get(name);
-  const n = text ? Number(text) : NaN;
-  return Number.isFinite(n) && n >= min ? n : fallback;
 }

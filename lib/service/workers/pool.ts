@@ -15,6 +15,7 @@ import type { LoadedObjects, LoadTask } from "./tasks.ts";
 import { PoolWorker } from "./poolworker.ts";
 import { feedLoad, PART_MIN } from "./split.ts";
 import type { ObjectRecord } from "../../lake/objects.ts";
+import { envNumber, envPositive } from "../../env.ts";
 
 export type { LoadedObjects } from "./tasks.ts";
 
@@ -302,8 +303,7 @@ export class WorkerPool {
 const RETIRE_IDLE_MS = 3000;
 
 function defaultRetireBytes(): number {
-  const v = Number(Deno.env.get("LOCH_WORKER_RETIRE_MB"));
-  return (Number.isFinite(v) && v > 0 ? v : 256) * 2 ** 20;
+  return envPositive("LOCH_WORKER_RETIRE_MB", 256) * 2 ** 20;
 }
 
 /**
@@ -312,13 +312,10 @@ function defaultRetireBytes(): number {
  * planning cost about what they save).
  */
 function defaultShareMinBytes(): number {
-  const env = Deno.env.get("LOCH_SHARE_MIN_BYTES") ?? "";
-  const v = Number(env);
-  return env !== "" && Number.isFinite(v) && v >= 0 ? v : 64 << 20;
+  return envNumber("LOCH_SHARE_MIN_BYTES", 64 << 20, 0);
 }
 
 /** How long a busy worker may be silent: LOCH_WORKER_TIMEOUT_MS, else 30 s. */
 function defaultStuckMs(): number {
-  const v = Number(Deno.env.get("LOCH_WORKER_TIMEOUT_MS"));
-  return Number.isFinite(v) && v > 0 ? v : 30_000;
+  return envPositive("LOCH_WORKER_TIMEOUT_MS", 30_000);
 }
