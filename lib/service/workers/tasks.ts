@@ -20,10 +20,19 @@ export class Output {
   /** Told what the query read, when it ends. */
   onEnd: ((read: { recordsRead: number; bytesRead: number } | undefined) => void) | undefined;
 
+  /** Whether start has settled (started or failed). */
+  private settled = false;
+
   constructor(private worker: { send(m: ToWorker): void }, readonly id: number) {
     this.start = new Promise((resolve, reject) => {
-      this.started = resolve;
-      this.failed = reject;
+      this.started = () => {
+        this.settled = true;
+        resolve();
+      };
+      this.failed = (e) => {
+        this.settled = true;
+        reject(e);
+      };
     });
     this.readable = new ReadableStream<Uint8Array>({
       pull: (c) => this.pull(c),
@@ -58,7 +67,10 @@ export class Output {
   }
 
   end(): void {
-    this.failed(new LochError("internal", "query worker ended the query before it started"));
+    // (An error only when it matters: making one captures a stack, every query.)
+    if (!this.settled) {
+      this.failed(new LochError("internal", "query worker ended the query before it started"));
+    }
     this.queue.end();
   }
 
