@@ -174,35 +174,40 @@ export class PoolWorker {
       const asker = this.shares.get(m.id);
       this.shares.delete(m.id);
       asker?.from.answerShare(asker.id, m.part);
-      this.retireWhenIdle();
-      return;
+    } else {
+      const task = this.loads.get(m.id);
+      const out = task === undefined ? this.outputs.get(m.id) : undefined;
+      if (task !== undefined) this.loadMessage(task, m);
+      else if (out !== undefined) this.outputMessage(out, m);
     }
-    const task = this.loads.get(m.id);
-    if (task !== undefined) {
-      switch (m.type) {
-        case "body-credit":
-          task.credit(m.bytes);
-          break;
-        // Settled, the load no longer counts against the worker (its "end"
-        // may come after the response has gone and the client's next request came).
-        case "loaded":
-          this.loads.delete(m.id);
-          task.done({ objects: m.objects, warnings: m.warnings });
-          break;
-        case "error":
-          this.loads.delete(m.id);
-          task.fail(fromWire(m.error));
-          break;
-        case "end":
-          this.loads.delete(m.id);
-          task.fail(new LochError("internal", "worker ended the load without its objects"));
-          break;
-      }
-      this.retireWhenIdle();
-      return;
+    this.retireWhenIdle();
+  }
+
+  /** A load's message: its body read, or its end. */
+  private loadMessage(task: LoadTask, m: FromWorker): void {
+    switch (m.type) {
+      case "body-credit":
+        task.credit(m.bytes);
+        break;
+      // Settled, the load no longer counts against the worker (its "end"
+      // may come after the response has gone and the client's next request came).
+      case "loaded":
+        this.loads.delete(m.id);
+        task.done({ objects: m.objects, warnings: m.warnings });
+        break;
+      case "error":
+        this.loads.delete(m.id);
+        task.fail(fromWire(m.error));
+        break;
+      case "end":
+        this.loads.delete(m.id);
+        task.fail(new LochError("internal", "worker ended the load without its objects"));
+        break;
     }
-    const out = this.outputs.get(m.id);
-    if (out === undefined) return;
+  }
+
+  /** A query's message: its start, output, error or end. */
+  private outputMessage(out: Output, m: FromWorker): void {
     switch (m.type) {
       case "start":
         out.started();
@@ -221,7 +226,6 @@ export class PoolWorker {
         out.end();
         break;
     }
-    this.retireWhenIdle();
   }
 
   /** Notes when it has nothing to do; ends it then if it is retiring. */
