@@ -5,7 +5,7 @@
 
 import { compareBytes } from "../zed/bytes.ts";
 import { compareValues } from "../zed/compare.ts";
-import { Kind, type RecordType, type Type } from "../zed/types.ts";
+import { Kind, type RecordType, type Type, TypeString } from "../zed/types.ts";
 import { Value } from "../zed/value.ts";
 import { BodyDecoder } from "../formats/zng/decoder.ts";
 import { type Plan, planOf } from "../formats/zng/plan.ts";
@@ -27,6 +27,9 @@ interface KeyPlan {
 }
 const MISSING = "missing";
 const OTHER = "other";
+/** What fieldAt() gives for a null key, and for a null record on the key's path. */
+const NULL_KEY = -1;
+const NULL_RECORD = -2;
 
 export class PoolKey {
   readonly path: string[];
@@ -57,38 +60,73 @@ export class PoolKey {
    * gives for it, mostly without decoding more than the key.
    */
   keyOfEncoded(t: Type, buf: Uint8Array, p: number, end: number): Value {
-    let plan = this.plans.get(t);
-    if (plan === undefined) this.plans.set(t, plan = this.planFor(t));
+    const plan = this.planOf(t);
     if (plan === MISSING) return NULL;
-    const body = p;
     if (plan !== OTHER) {
-      const index = plan.index;
-      for (let d = 0; d < index.length; d++) {
-        // Past the fields before this one: each a tag (0: null, else length + 1) and a body.
-        let tag = 0;
-        for (let f = 0;; f++) {
-          tag = 0;
-          let shift = 1;
-          for (;;) {
-            const c = buf[p++];
-            tag += (c & 0x7f) * shift;
-            if (c < 0x80) break;
-            shift *= 128;
-          }
-          if (f === index[d]) break;
-          if (tag > 0) p += tag - 1;
-        }
-        if (tag === 0) {
-          if (d === index.length - 1) return new Value(plan.leaf, null);
-          break; // a null record on the way: as keyOf sees it
-        }
-        if (d === index.length - 1) {
-          return new Value(plan.leaf, this.decoderOf(buf).decode(plan.decode, p, tag - 1));
-        }
+      const at = this.fieldAt(plan, buf, p);
+      if (at === NULL_KEY) return new Value(plan.leaf, null);
+      if (at >= 0) {
+        return new Value(plan.leaf, this.decoderOf(buf).decode(plan.decode, at, this.found));
       }
     }
-    const v = this.decoderOf(buf).decode(planOf(t, false), body, end - body);
+    const v = this.decoderOf(buf).decode(planOf(t, false), p, end - p);
     return this.keyOf(new Value(t, v));
+  }
+
+  /** Set by asciiKeyAt(): the length of the key's body. */
+  asciiKeyLength = 0;
+
+  /**
+   * Where the key of the value of type t whose body starts at buf[p] is,
+   * when it is a string of ASCII characters: its body's offset (its length
+   * in asciiKeyLength); else -1. (Such keys order as their bytes do.)
+   */
+  asciiKeyAt(t: Type, buf: Uint8Array, p: number): number {
+    const plan = this.planOf(t);
+    if (plan === MISSING || plan === OTHER || plan.leaf !== TypeString) return -1;
+    const at = this.fieldAt(plan, buf, p);
+    if (at < 0) return -1;
+    const n = this.found;
+    for (let i = at; i < at + n; i++) if (buf[i] >= 0x80) return -1;
+    this.asciiKeyLength = n;
+    return at;
+  }
+
+  private planOf(t: Type): KeyPlan | typeof MISSING | typeof OTHER {
+    let plan = this.plans.get(t);
+    if (plan === undefined) this.plans.set(t, plan = this.planFor(t));
+    return plan;
+  }
+
+  /** Set by fieldAt(): the length of the key's body. */
+  private found = 0;
+
+  /**
+   * Where plan's key is in the record body at buf[p]: its body's offset
+   * (its length in `found`); NULL_KEY when the key is null; NULL_RECORD when
+   * a record on its path is null (keyOf says what that gives).
+   */
+  private fieldAt(plan: KeyPlan, buf: Uint8Array, p: number): number {
+    const index = plan.index;
+    let tag = 0;
+    for (let d = 0; d < index.length; d++) {
+      // Past the fields before this one: each a tag (0: null, else length + 1) and a body.
+      for (let f = 0;; f++) {
+        tag = 0;
+        let shift = 1;
+        for (;;) {
+          const c = buf[p++];
+          tag += (c & 0x7f) * shift;
+          if (c < 0x80) break;
+          shift *= 128;
+        }
+        if (f === index[d]) break;
+        if (tag > 0) p += tag - 1;
+      }
+      if (tag === 0) return d === index.length - 1 ? NULL_KEY : NULL_RECORD;
+    }
+    this.found = tag - 1;
+    return p;
   }
 
   /** The decoder, over buf. */

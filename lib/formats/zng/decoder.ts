@@ -9,7 +9,7 @@ import { zctx } from "../../zed/context.ts";
 import { TypeValueDecoder } from "../../zed/typevalue.ts";
 import { latin1String } from "../../zed/utf8.ts";
 import type { Type } from "../../zed/types.ts";
-import { type Body, intBody, UnionBody } from "../../zed/value.ts";
+import { type Body, UnionBody } from "../../zed/value.ts";
 import {
   C_ARRAY,
   C_ENUM,
@@ -97,25 +97,50 @@ export function decodeUint(buf: Uint8Array, p: number, len: number): number | bi
   let hi = 0;
   for (let i = p + n - 1; i >= p + 4; i--) hi = hi * 256 + buf[i];
   if (hi < SAFE_HI) return hi * TWO32 + lo;
-  return (BigInt(hi) << 32n) | BigInt(lo);
+  return wordsToBigInt(hi, lo);
+}
+
+// A 64-bit integer from its two 32-bit halves, made as one bigint (through
+// an array's memory) rather than by bigint shifts and ors, which allocate a
+// bigint per step: times are 64-bit and every decoded time takes this path.
+const bigWord = new BigUint64Array(1);
+const halves = new Uint32Array(bigWord.buffer);
+const LOW_HALF = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
+
+/** hi * 2^32 + lo as a bigint (hi and lo 32-bit unsigned). */
+function wordsToBigInt(hi: number, lo: number): bigint {
+  halves[LOW_HALF] = lo;
+  halves[1 - LOW_HALF] = hi;
+  return bigWord[0];
 }
 
 /** A counted signed varint body: sign-magnitude with the sign in bit 0. */
 export function decodeInt(buf: Uint8Array, p: number, len: number): number | bigint {
-  let u: number | bigint;
+  let u = 0;
   if (len <= 6) {
-    u = 0;
     for (let i = p + len - 1; i >= p; i--) u = u * 256 + buf[i];
   } else {
-    u = decodeUint(buf, p, len);
+    // Only the low 8 bytes count, as in the reference.
+    const n = len < 8 ? len : 8;
+    const lo = (buf[p] | (buf[p + 1] << 8) | (buf[p + 2] << 16) | (buf[p + 3] << 24)) >>> 0;
+    let hi = 0;
+    for (let i = p + n - 1; i >= p + 4; i--) hi = hi * 256 + buf[i];
+    if (hi >= SAFE_HI) {
+      // The magnitude is u >> 1 (u's halves shifted), its sign u's low bit.
+      const mhi = hi >>> 1, mlo = ((lo >>> 1) | ((hi & 1) << 31)) >>> 0;
+      const neg = (lo & 1) === 1;
+      if (mhi < SAFE_HI) {
+        const m = mhi * TWO32 + mlo;
+        return neg ? -m : m;
+      }
+      const m = wordsToBigInt(mhi, mlo);
+      return neg ? -m : m;
+    }
+    u = hi * TWO32 + lo;
   }
-  if (typeof u === "number") {
-    if (u % 2 === 0) return u / 2;
-    if (u === 1) return MIN_INT64;
-    return -(u - 1) / 2;
-  }
-  if ((u & 1n) === 0n) return intBody(u >> 1n);
-  return intBody(-(u >> 1n));
+  if (u % 2 === 0) return u / 2;
+  if (u === 1) return MIN_INT64;
+  return -(u - 1) / 2;
 }
 
 const typeValues = new Map<string, Type>();
