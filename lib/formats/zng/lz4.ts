@@ -124,7 +124,11 @@ export function compressBlock(src: Uint8Array, dst: Uint8Array): number {
       }
       di++;
       if (di + lLen > dlen) return 0;
-      dst.set(src.subarray(anchor, anchor + lLen), di);
+      if (lLen < 32) {
+        for (let k = 0; k < lLen; k++) dst[di + k] = src[anchor + k];
+      } else {
+        dst.set(src.subarray(anchor, anchor + lLen), di);
+      }
       di += lLen + 2;
       anchor = si;
       if (di > dlen) return 0;
