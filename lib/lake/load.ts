@@ -105,7 +105,8 @@ export async function writeLoad(
     const last = buf.takeLast();
     await flush(buf);
     buf = new SortBuffer();
-    buf.addTagged(last.type, last.tagged, last.key);
+    // (Its key found in its body again, as the buffer's others are.)
+    buf.addTaggedEncoded(last.type, last.tagged, key);
   };
   /** A read error: a format error ends the input with a warning; an input that broke fails the load. */
   const readError = (e: unknown) => {

@@ -1,6 +1,6 @@
 // A stable sort of indexes for inputs mostly in order already (log records
-// arrive nearly sorted by time): runs already in order are found and merged,
-// short runs first extended by insertion. Array.prototype.sort calls its
+// arrive nearly sorted by time): runs already in order (or in reverse order)
+// are found and merged, short runs first extended by insertion. Array.prototype.sort calls its
 // comparator from a builtin, which costs more than the comparison itself
 // when that is two numbers; here the comparator is a plain call the compiler
 // can inline.
@@ -18,7 +18,17 @@ export function runSort(idx: Uint32Array, cmp: (i: number, j: number) => number)
   while (s < n) {
     starts.push(s);
     let e = s + 1;
-    while (e < n && cmp(idx[e - 1], idx[e]) <= 0) e++;
+    if (e < n) {
+      if (cmp(idx[s], idx[e]) > 0) {
+        // A run in reverse order: no two are equal in it, so reversing it keeps the sort stable.
+        e++;
+        while (e < n && cmp(idx[e - 1], idx[e]) > 0) e++;
+        idx.subarray(s, e).reverse();
+      } else {
+        e++;
+        while (e < n && cmp(idx[e - 1], idx[e]) <= 0) e++;
+      }
+    }
     const want = Math.min(n, s + MIN_RUN);
     for (; e < want; e++) {
       const x = idx[e];

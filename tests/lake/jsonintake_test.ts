@@ -72,9 +72,10 @@ async function agree(
   sizes = [1 << 20],
   key = "ts",
   threshold?: number,
+  order: "asc" | "desc" = "asc",
 ): Promise<Outcome> {
   const bytes = encoder.encode(text);
-  const pool = (p: string) => keyedPool(lake, p, key, "asc", { threshold });
+  const pool = (p: string) => keyedPool(lake, p, key, order, { threshold });
   const fast = await loadInto(lake, pool(`${name}f`), bytes, sizes, true);
   const slow = await loadInto(lake, pool(`${name}s`), bytes, sizes, false);
   // Compared piece by piece: a deep diff of large outcomes takes minutes to print.
@@ -127,6 +128,14 @@ const CASES: [string, string][] = [
   ["trailing garbage", '{"ts":25} }'],
   ["bom", '\ufeff{"ts":26}'],
   ["invalid utf-8", '{"ts":27,"a":"\udc00"}'],
+  // Around the longest string with a one-byte tag (126 bytes), with escapes and without.
+  [
+    "string lengths",
+    `{"ts":28,"a":"","b":"${"b".repeat(125)}","c":"${"c".repeat(126)}","d":"${"d".repeat(127)}",` +
+    `"e":"${"e".repeat(128)}","f":"${"f".repeat(300)}","g":"${"g".repeat(124)}\\n","h":"${
+      "h".repeat(127)
+    }é"}`,
+  ],
 ];
 
 Deno.test("JSON loaded from its bytes gives the objects, values, warnings and errors the parser gives", async () => {
@@ -270,6 +279,7 @@ Deno.test("string keys read from the values' bytes order as parsed keys: prefixe
       }
       await agree(lake, `sk${round}`, records.join("\n"), [4096]);
       await agree(lake, `skt${round}`, records.join("\n"), [1 << 20], "ts", 3000);
+      await agree(lake, `skd${round}`, records.join("\n"), [1 << 20], "ts", undefined, "desc");
     }
     const p = keyedPool(lake, "skdesc", "ts", "desc", {});
     const text = [

@@ -43,6 +43,9 @@ const f64Bytes = new Uint8Array(f64.buffer);
 const STRING_STOP = new Uint8Array(256);
 for (let c = 0; c < 256; c++) STRING_STOP[c] = c === 34 || c === 92 || c < 32 || c >= 0x80 ? 1 : 0;
 
+/** Strings shorter than this (less one) have a one-byte tag and are copied as scanned. */
+const SHORT_STRING = 128;
+
 /** Edges a node matches by their bytes before it looks names up (as Shape.match). */
 const MATCH_EDGES = 8;
 
@@ -157,6 +160,27 @@ export class JsonTranscoder {
   private string(w: ByteWriter): void {
     const b = this.b, end = this.end;
     const from = this.p + 1;
+    // A short plain string (most are) is copied as it is scanned, after a
+    // byte for its tag; any other is scanned, then written.
+    const room = end - from < SHORT_STRING ? end - from : SHORT_STRING;
+    w.ensure(room + 1);
+    const dst = w.buf;
+    let d = w.pos + 1;
+    for (let k = from; k < from + room; k++) {
+      const c = b[k];
+      if (STRING_STOP[c] === 0) {
+        dst[d++] = c;
+        continue;
+      }
+      if (c === 34 && k - from < SHORT_STRING - 1) {
+        dst[w.pos] = k - from + 1;
+        w.pos = d;
+        this.p = k + 1;
+        this.t = TypeString;
+        return;
+      }
+      break;
+    }
     let i = from;
     while (i < end && STRING_STOP[b[i]] === 0) i++;
     if (i >= end) this.short();
