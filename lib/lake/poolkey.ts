@@ -73,8 +73,10 @@ export class PoolKey {
     return this.keyOf(new Value(t, v));
   }
 
-  /** Set by asciiKeyAt(): the length of the key's body. */
-  asciiKeyLength = 0;
+  /** The length of the body of the key asciiKeyAt() last found. */
+  get asciiKeyLength(): number {
+    return this.found;
+  }
 
   /**
    * Where the key of the value of type t whose body starts at buf[p] is,
@@ -86,9 +88,8 @@ export class PoolKey {
     if (plan === MISSING || plan === OTHER || plan.leaf !== TypeString) return -1;
     const at = this.fieldAt(plan, buf, p);
     if (at < 0) return -1;
-    const n = this.found;
-    for (let i = at; i < at + n; i++) if (buf[i] >= 0x80) return -1;
-    this.asciiKeyLength = n;
+    const end = at + this.found;
+    for (let i = at; i < end; i++) if (buf[i] >= 0x80) return -1;
     return at;
   }
 

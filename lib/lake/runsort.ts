@@ -1,9 +1,9 @@
 // A stable sort of indexes for inputs mostly in order already (log records
 // arrive nearly sorted by time): runs already in order (or in reverse order)
-// are found and merged, short runs first extended by insertion. Array.prototype.sort calls its
-// comparator from a builtin, which costs more than the comparison itself
-// when that is two numbers; here the comparator is a plain call the compiler
-// can inline.
+// are found and merged, short runs first extended by insertion.
+// Array.prototype.sort calls its comparator from a builtin, which costs more
+// than the comparison itself when that is two numbers; here the comparator
+// is a plain call the compiler can inline.
 
 /** Runs shorter than this are extended by insertion before merging. */
 const MIN_RUN = 32;

@@ -166,22 +166,23 @@ export class JsonTranscoder {
     w.ensure(room + 1);
     const dst = w.buf;
     let d = w.pos + 1;
-    for (let k = from; k < from + room; k++) {
-      const c = b[k];
+    let i = from;
+    for (; i < from + room; i++) {
+      const c = b[i];
       if (STRING_STOP[c] === 0) {
         dst[d++] = c;
         continue;
       }
-      if (c === 34 && k - from < SHORT_STRING - 1) {
-        dst[w.pos] = k - from + 1;
+      if (c === 34 && i - from < SHORT_STRING - 1) {
+        dst[w.pos] = i - from + 1;
         w.pos = d;
-        this.p = k + 1;
+        this.p = i + 1;
         this.t = TypeString;
         return;
       }
       break;
     }
-    let i = from;
+    // (The bytes before i are plain: the scan goes on from there.)
     while (i < end && STRING_STOP[b[i]] === 0) i++;
     if (i >= end) this.short();
     if (b[i] !== 34) {

@@ -91,27 +91,9 @@ export function decodeUint(buf: Uint8Array, p: number, len: number): number | bi
     for (let i = p + len - 1; i >= p; i--) u = u * 256 + buf[i];
     return u;
   }
-  // Only the low 8 bytes count, as in the reference.
-  const n = len < 8 ? len : 8;
-  const lo = (buf[p] | (buf[p + 1] << 8) | (buf[p + 2] << 16) | (buf[p + 3] << 24)) >>> 0;
-  let hi = 0;
-  for (let i = p + n - 1; i >= p + 4; i--) hi = hi * 256 + buf[i];
-  if (hi < SAFE_HI) return hi * TWO32 + lo;
-  return wordsToBigInt(hi, lo);
-}
-
-// A 64-bit integer from its two 32-bit halves, made as one bigint (through
-// an array's memory) rather than by bigint shifts and ors, which allocate a
-// bigint per step: times are 64-bit and every decoded time takes this path.
-const bigWord = new BigUint64Array(1);
-const halves = new Uint32Array(bigWord.buffer);
-const LOW_HALF = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
-
-/** hi * 2^32 + lo as a bigint (hi and lo 32-bit unsigned). */
-function wordsToBigInt(hi: number, lo: number): bigint {
-  halves[LOW_HALF] = lo;
-  halves[1 - LOW_HALF] = hi;
-  return bigWord[0];
+  readWords(buf, p, len);
+  if (wordHi < SAFE_HI) return wordHi * TWO32 + wordLo;
+  return wordsToBigInt(wordHi, wordLo);
 }
 
 /** A counted signed varint body: sign-magnitude with the sign in bit 0. */
@@ -120,11 +102,8 @@ export function decodeInt(buf: Uint8Array, p: number, len: number): number | big
   if (len <= 6) {
     for (let i = p + len - 1; i >= p; i--) u = u * 256 + buf[i];
   } else {
-    // Only the low 8 bytes count, as in the reference.
-    const n = len < 8 ? len : 8;
-    const lo = (buf[p] | (buf[p + 1] << 8) | (buf[p + 2] << 16) | (buf[p + 3] << 24)) >>> 0;
-    let hi = 0;
-    for (let i = p + n - 1; i >= p + 4; i--) hi = hi * 256 + buf[i];
+    readWords(buf, p, len);
+    const hi = wordHi, lo = wordLo;
     if (hi >= SAFE_HI) {
       // The magnitude is u >> 1 (u's halves shifted), its sign u's low bit.
       const mhi = hi >>> 1, mlo = ((lo >>> 1) | ((hi & 1) << 31)) >>> 0;
@@ -141,6 +120,32 @@ export function decodeInt(buf: Uint8Array, p: number, len: number): number | big
   if (u % 2 === 0) return u / 2;
   if (u === 1) return MIN_INT64;
   return -(u - 1) / 2;
+}
+
+/** The 32-bit halves readWords() read last (unsigned). */
+let wordHi = 0, wordLo = 0;
+
+/** Reads a body of more than 6 bytes as two 32-bit halves: only the low 8 bytes count, as in the reference. */
+function readWords(buf: Uint8Array, p: number, len: number): void {
+  const n = len < 8 ? len : 8;
+  wordLo = (buf[p] | (buf[p + 1] << 8) | (buf[p + 2] << 16) | (buf[p + 3] << 24)) >>> 0;
+  let hi = 0;
+  for (let i = p + n - 1; i >= p + 4; i--) hi = hi * 256 + buf[i];
+  wordHi = hi;
+}
+
+// A 64-bit integer from its two 32-bit halves, made as one bigint (through
+// an array's memory) rather than by bigint shifts and ors, which allocate a
+// bigint per step: times are 64-bit and every decoded time takes this path.
+const bigWord = new BigUint64Array(1);
+const halves = new Uint32Array(bigWord.buffer);
+const LOW_HALF = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
+
+/** hi * 2^32 + lo as a bigint (hi and lo 32-bit unsigned). */
+function wordsToBigInt(hi: number, lo: number): bigint {
+  halves[LOW_HALF] = lo;
+  halves[1 - LOW_HALF] = hi;
+  return bigWord[0];
 }
 
 const typeValues = new Map<string, Type>();
