@@ -8,7 +8,7 @@
 
 import { LochError } from "../errors.ts";
 import type { ValueReader } from "../formats/io.ts";
-import { type Expr, filterOne, valueKey } from "../query/mod.ts";
+import { type Expr, scanKeeps, valueKey } from "../query/mod.ts";
 import { zctx } from "../zed/context.ts";
 import { Field, Kind, type RecordType, TypeString } from "../zed/types.ts";
 import { type Batch, type Body, Value } from "../zed/value.ts";
@@ -134,8 +134,7 @@ export class HeldValues {
       if (filter === null) return batch;
       const passed: Value[] = [];
       for (const v of batch) {
-        const r = filterOne(v, filter(v));
-        if (r !== undefined) passed.push(r);
+        if (scanKeeps(filter(v))) passed.push(v);
       }
       if (passed.length > 0) return passed;
     }

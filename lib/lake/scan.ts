@@ -9,11 +9,10 @@
 
 import { BATCH_SIZE, type ValueReader } from "../formats/io.ts";
 import { ZngDecoder } from "../formats/zng/reader.ts";
-import { type Expr, filterOne, maybeYield, type VectorFilter } from "../query/mod.ts";
+import { type Expr, maybeYield, scanKeeps, type VectorFilter } from "../query/mod.ts";
 import { recordOf, type Type } from "../zed/types.ts";
 import type { Batch, Value } from "../zed/value.ts";
-import { ByteWriter } from "../zed/bytes.ts";
-import { appendTagged, encodeBody } from "../zed/zcode.ts";
+import { encodeBody } from "../zed/zcode.ts";
 import type { Lake } from "./lake.ts";
 import type { ObjectColumns } from "./columns/mod.ts";
 import { type DataObject, type SeekEntry, seekIndex } from "./objects.ts";
@@ -127,7 +126,6 @@ class ObjectStream {
   private ended = false;
   /** Body bytes already added to the stats. */
   private counted = 0;
-  private scratch: ByteWriter | null = null;
   /** The encoded bodies of the values next() returned last, when kept. */
   raws: Uint8Array[] | null = null;
 
@@ -206,21 +204,11 @@ class ObjectStream {
     this.raws = kept;
     const sizes = this.decoder.sizes;
     for (let i = 0; i < batch.length; i++) {
-      const r = filterOne(batch[i], pred(batch[i]));
-      if (r === undefined) continue;
-      out.push(r);
+      if (!scanKeeps(pred(batch[i]))) continue;
+      out.push(batch[i]);
       stats.recordsMatched++;
-      if (r === batch[i]) {
-        kept?.push(raws![i]);
-        stats.bytesMatched += sizes[i];
-        continue;
-      }
-      // An error in place of the value: its own size and encoding.
-      kept?.push(encodeBody(r.type, r.body));
-      const scratch = this.scratch ??= new ByteWriter(256);
-      scratch.reset();
-      appendTagged(scratch, r.type, r.body);
-      stats.bytesMatched += scratch.pos - tagLength(scratch.buf);
+      kept?.push(raws![i]);
+      stats.bytesMatched += sizes[i];
     }
     return out;
   }
@@ -578,13 +566,6 @@ function recordStreams(entries: SeekEntry[], rows: [number, number]): [number, n
 function intersectStreams(a: [number, number], b: [number, number]): [number, number] | null {
   const first = Math.max(a[0], b[0]), last = Math.min(a[1], b[1]);
   return first > last ? null : [first, last];
-}
-
-/** The length of the uvarint tag at the start of buf. */
-function tagLength(buf: Uint8Array): number {
-  let n = 1;
-  while (buf[n - 1] & 0x80) n++;
-  return n;
 }
 
 /**

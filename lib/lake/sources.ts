@@ -9,7 +9,6 @@ import {
   compileRegexp,
   type Expr,
   FALSE,
-  filterOne,
   globToRegexp,
   type HeadCut,
   LimitReader,
@@ -17,6 +16,7 @@ import {
   openFileSource,
   OpReader,
   type Pushdown,
+  scanKeeps,
   type SourceAccess,
   type SourcePlan,
   TRUE,
@@ -511,8 +511,7 @@ class ValuesReader implements ValueReader {
     if (pred !== null) {
       out = [];
       for (const v of vals) {
-        const r = filterOne(v, pred(v));
-        if (r !== undefined) out.push(r);
+        if (scanKeeps(pred(v))) out.push(v);
       }
     }
     return Promise.resolve(out.length > 0 ? out : null);

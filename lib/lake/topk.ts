@@ -11,7 +11,7 @@
 // with keys pass, make() says so and the caller sorts the whole pool.
 
 import type { ValueReader } from "../formats/io.ts";
-import { type Expr, filterOne, maybeYield } from "../query/mod.ts";
+import { type Expr, maybeYield, scanKeeps } from "../query/mod.ts";
 import { ZngDecoder } from "../formats/zng/reader.ts";
 import { encodeBody } from "../zed/zcode.ts";
 import type { Batch, Value } from "../zed/value.ts";
@@ -118,10 +118,9 @@ export class TopKScan implements ValueReader {
       this.stats.recordsRead += r.length;
       const pred = this.filter;
       for (const v of r) {
-        const kept = pred === null ? v : filterOne(v, pred(v));
-        if (kept === undefined) continue;
+        if (pred !== null && !scanKeeps(pred(v))) continue;
         this.stats.recordsMatched++;
-        out.push(kept);
+        out.push(v);
       }
     }
   }

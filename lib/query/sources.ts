@@ -18,7 +18,7 @@ import { ByteInput, type ValueReader } from "../formats/io.ts";
 import type { Batch } from "../zed/value.ts";
 import type * as ast from "./ast.ts";
 import type { SourcePlan } from "./compiler/compile.ts";
-import { filterOne } from "./ops/where.ts";
+import { scanKeeps } from "./ops/where.ts";
 import type { Expr } from "./runtime/expr.ts";
 
 export interface SourceAccess {
@@ -316,8 +316,7 @@ class SourceReader implements ValueReader {
         if (batch === null || pred === null) return batch;
         const out: Batch = [];
         for (const v of batch) {
-          const r = filterOne(v, pred(v));
-          if (r !== undefined) out.push(r);
+          if (scanKeeps(pred(v))) out.push(v);
         }
         if (out.length > 0) return out;
       }

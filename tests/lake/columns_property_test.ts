@@ -61,6 +61,9 @@ const ATOMS = [
   "flag",
   "len(answers) > 1",
   "qtype in [1, 28]",
+  // Errors where the field is missing or not a string (dropped by a lifted filter).
+  "len(query) > 12",
+  'lower(proto)=="tcp"',
 ];
 
 const CONSUMERS: [string, boolean][] = [

@@ -392,3 +392,42 @@ Deno.test("group keys computed from one field come from the columns, as from the
     await agreed(lake, "from p | count() by k := _path + s | sort k");
   });
 });
+
+Deno.test("a pool's lifted filter drops rows whose result is an error, by rows and by columns", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "k");
+    for (let part = 0; part < 2; part++) {
+      let text = "";
+      for (let i = 0; i < 40; i++) {
+        const k = part * 40 + i;
+        if (i % 4 === 0) text += `{k:${k},n:${i}}\n`;
+        else if (i % 4 === 1) text += `{k:${k},s:${i},b:true(flag=bool)}\n`;
+        else text += `{k:${k},s:"${"abcdef".slice(0, i % 7)}",b:${i % 3 === 0}}\n`;
+      }
+      await loadText(lake, p, text);
+    }
+    const expect: [string, string[]][] = [
+      // len(missing) and len(an int) are errors: those rows drop.
+      ["len(s) > 2 | count()", ["{count:24(uint64)}"]],
+      ['lower(s)=="abc" | count()', ["{count:8(uint64)}"]],
+      ["len(s) > 2 or n > 30 | count()", ["{count:24(uint64)}"]],
+      ["where n > 30 or len(s) > 2 | count()", ["{count:28(uint64)}"]],
+      // A named bool is not type bool to the scanner; a plain one is.
+      ["where b | count()", ["{count:14(uint64)}"]],
+      ["where s | count()", []],
+      ["where len(s) > 4 | sort k | head 2", [
+        '{k:6,s:"abcdef",b:true}',
+        '{k:19,s:"abcde",b:false}',
+      ]],
+    ];
+    for (const [q, want] of expect) {
+      const { rows, cols } = await bothPaths(lake, `from p | ${q}`);
+      assert.deepEqual(rows.lines, want, `rows: ${q}`);
+      assert.deepEqual(cols.lines, want, `columns: ${q}`);
+    }
+    // After another operator, the filter is an operator: it emits the errors.
+    const { rows, cols } = await bothPaths(lake, "from p | pass | len(s) > 2 | count()");
+    assert.deepEqual(rows.lines, ["{count:64(uint64)}"]);
+    assert.deepEqual(cols.lines, rows.lines);
+  });
+});

@@ -99,3 +99,23 @@ Deno.test("compile-time errors carry the reference's messages", () => {
   );
   assert.equal(compileError("cut x+1"), "illegal left-hand side of assignment'");
 });
+
+Deno.test("a leading filter is lifted into the inputs: errors and non-bools drop", async () => {
+  const input = '1 "foo" true';
+  // As the reference's scanner applies it (zq prints only true) ...
+  assert.deepEqual(await lines("where this", input), ["true"]);
+  assert.deepEqual(await lines('where error("boom")', input), []);
+  assert.deepEqual(await lines("len(this) > 1", input), ['"foo"']);
+  assert.deepEqual(await lines("where len(this) > 1 | count()", input), ["{count:1(uint64)}"]);
+  // ... while a filter after another operator emits them.
+  assert.deepEqual(await lines("yield this | where this", input), [
+    'error("not type bool: 1")',
+    'error("not type bool: \\"foo\\"")',
+    "true",
+  ]);
+  assert.deepEqual(await lines("pass | where len(this) > 1", input), [
+    'error("len: bad type: int64")',
+    '"foo"',
+    'error("len: bad type: bool")',
+  ]);
+});

@@ -15,6 +15,9 @@ Deno.test("aggregations need only the fields they read", () => {
   assert.deepEqual(demand("count()"), []);
   assert.deepEqual(demand("where y > 1 | count() by _path"), ["_path", "y"]);
   assert.deepEqual(demand("n:=count() where z == 1"), ["z"]);
+  // every(d) buckets ts without naming it.
+  assert.deepEqual(demand("count() by every(1h)"), ["ts"]);
+  assert.deepEqual(demand("count() by every(1h), _path"), ["_path", "ts"]);
 });
 
 Deno.test("operators that pass values on need everything after them", () => {

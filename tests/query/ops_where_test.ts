@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Filter } from "../../lib/query/ops/where.ts";
+import { Filter, ScanFilter } from "../../lib/query/ops/where.ts";
 import { Yield } from "../../lib/query/ops/yield.ts";
 import type { Expr } from "../../lib/query/runtime/expr.ts";
 import {
@@ -108,4 +108,21 @@ Deno.test("yield: missing is kept, errors are values", () => {
   const out = yieldOf(() => MISSING, () => NULL)("1");
   assert.deepEqual(out, ['error("missing")', "null"]);
   assert.ok(isError(values('error("x")')[0]));
+});
+
+Deno.test("a lifted filter keeps only a result of type bool that is true", () => {
+  const scan = (pred: Expr) => runBoth.bind(null, (next) => new ScanFilter(next, pred));
+  const t = zctx.lookupNamed("flag", TypeBool);
+  const drop = [
+    boolValue(false),
+    new Value(TypeBool, null),
+    MISSING,
+    QUIET,
+    errorValue("divide by zero"),
+    new Value(t, true),
+  ];
+  for (const r of drop) assert.deepEqual(scan(() => r)("1 {a:1}"), []);
+  assert.deepEqual(scan(f("a"))('{a:"foo"} {a:1(int32)} {a:true}'), ["{a:true}"]);
+  // Its input is not looked at: error("missing") itself passes a true filter.
+  assert.deepEqual(scan(() => boolValue(true))('error("missing") 1'), ['error("missing")', "1"]);
 });

@@ -126,6 +126,8 @@ function collect(e: ast.AnyNode | null, out: Set<string>): boolean {
     case "Call":
       // grep(pattern) searches `this`.
       if (e.name === "grep" && e.args.length < 2) return false;
+      // every(d) buckets this.ts.
+      if (e.name === "every") out.add("ts");
       break;
     case "RecordExpr":
       for (const el of e.elems) {

@@ -208,16 +208,14 @@ function rangeOf(c: OpCompiler, src: ast.Source, scope: Scope): SourcePlan["rang
 
 /** The predicate of an operator that is a filter (where, search, a boolean expression). */
 function filterOf(c: OpCompiler, op: ast.Op, scope: Scope): SourcePlan["filter"] {
-  let e: ast.Expr;
-  if (op.kind === "Where" || op.kind === "Search") e = op.expr;
-  else if (op.kind === "OpExpr" && c.isFilterExpr(op.expr, scope)) e = op.expr;
-  else return null;
+  const e = c.filterExpr(op, scope);
+  if (e === null) return null;
   // Names bound in scope are not fields, so such a filter says nothing about keys.
   return {
     ast: e,
     pred: c.exprs.compile(e, scope),
     fieldsOnly: !mentionsBound(e, scope),
-    vector: compileVectorFilter(e, scope, c.exprs),
+    vector: compileVectorFilter(e, scope, c.exprs, true),
   };
 }
 

@@ -23,7 +23,7 @@ import { Merge } from "../ops/merge.ts";
 import { compileLateral, type Locals, Over } from "../ops/over.ts";
 import { Top } from "../ops/top.ts";
 import { Shape } from "../ops/shape.ts";
-import { Filter } from "../ops/where.ts";
+import { Filter, ScanFilter } from "../ops/where.ts";
 import { Yield } from "../ops/yield.ts";
 import type { Expr } from "../runtime/expr.ts";
 import { BoolSwitch, Fork, ValueSwitch } from "../runtime/flow.ts";
@@ -93,8 +93,22 @@ export class OpCompiler {
       const after = this.chain(rest, scope);
       return { inputs: 2, sources: null, make: (next) => join(after(next)).ports };
     }
+    // A leading filter is lifted into the inputs, as into a `from`'s source.
+    const lifted = this.filterExpr(first, scope);
+    if (lifted !== null) {
+      const pred = this.exprs.compile(lifted, scope);
+      const after = this.chain(rest, scope);
+      return { inputs: 1, sources: null, make: (next) => [new ScanFilter(after(next), pred)] };
+    }
     const make = this.chain(ops, scope);
     return { inputs: 1, sources: null, make: (next) => [make(next)] };
+  }
+
+  /** The predicate of an operator that is a filter (where, search, a boolean expression), else null. */
+  filterExpr(op: ast.Op, scope: Scope): ast.Expr | null {
+    if (op.kind === "Where" || op.kind === "Search") return op.expr;
+    if (op.kind === "OpExpr" && this.isFilterExpr(op.expr, scope)) return op.expr;
+    return null;
   }
 
   /** Whether an implied operator's expression is a filter (boolean) rather than a yield. */

@@ -25,6 +25,17 @@ export function filterOne(v: Value, r: Value): Value | undefined {
   return errorValue("not type bool: " + zson(r));
 }
 
+/**
+ * Whether a filter lifted into its source (the first filter after a `from`
+ * or the query's inputs) keeps v, whose predicate result is r. The
+ * reference's scanners apply such a filter themselves, by another rule than
+ * the operator's: only a result of type bool (not a named one) that is true
+ * keeps a value; an error of any kind, a non-bool or null drops it.
+ */
+export function scanKeeps(r: Value): boolean {
+  return r.type === TypeBool && r.body === true;
+}
+
 export class Filter extends Unary {
   constructor(next: Op, private readonly pred: Expr) {
     super(next);
@@ -37,6 +48,22 @@ export class Filter extends Unary {
       const v = batch[i];
       const r = filterOne(v, pred(v));
       if (r !== undefined) out.push(r);
+    }
+    this.emit(out);
+  }
+}
+
+/** A filter lifted into the query's inputs: keeps the values scanKeeps does. */
+export class ScanFilter extends Unary {
+  constructor(next: Op, private readonly pred: Expr) {
+    super(next);
+  }
+
+  push(batch: Batch): void {
+    const pred = this.pred;
+    const out: Value[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      if (scanKeeps(pred(batch[i]))) out.push(batch[i]);
     }
     this.emit(out);
   }

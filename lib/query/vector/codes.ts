@@ -11,10 +11,14 @@ export const F = 0, T = 1, M = 2, Q = 3, E = 4;
 
 export type TypeIndex = Uint16Array | Uint32Array | null;
 
-/** The outcome of a value an expression returned. */
-export function outcome(v: Value): number {
+/**
+ * The outcome of a value an expression returned. Strict (a lifted filter's
+ * own result, see ops/where.ts scanKeeps): only type bool itself is a bool,
+ * a named bool is any other value.
+ */
+export function outcome(v: Value, strict = false): number {
   const t = v.type;
-  if (t === TypeBool || typeUnder(t) === TypeBool) return v.body === true ? T : F;
+  if (t === TypeBool || (!strict && typeUnder(t) === TypeBool)) return v.body === true ? T : F;
   if (isMissing(v)) return M;
   if (isQuiet(v)) return Q;
   return E;

@@ -57,7 +57,12 @@ export interface Selection {
 }
 
 export class VectorFilter {
-  constructor(private root: FilterNode) {}
+  /**
+   * lifted: the filter is lifted into its source (ops/where.ts scanKeeps),
+   * where a row whose outcome is an error is dropped, as one that is false;
+   * elsewhere (an aggregate's `where`) the row way decides such rows.
+   */
+  constructor(private root: FilterNode, private lifted: boolean) {}
 
   /** The rows that pass, or null when the object must be filtered the row way. */
   async select(o: ColumnarObject): Promise<Selection | null> {
@@ -69,7 +74,7 @@ export class VectorFilter {
       let count = 0;
       for (let k = 0; k < per.length; k++) {
         if (counts[k] === 0) continue;
-        if (per[k] === E) return null; // the filter would emit an error value
+        if (per[k] === E && !this.lifted) return null; // the filter would emit an error value
         if (per[k] === T) count += counts[k];
       }
       const all = count === o.rows;
@@ -78,11 +83,15 @@ export class VectorFilter {
     const types = await o.typeIndex();
     const codes = await this.root.eval(o, types, per);
     if (codes === null) return null;
+    // Rows that pass are T, the others F (not M, Q or E) in what select returns.
     let count = 0;
     for (let i = 0; i < codes.length; i++) {
       const c = codes[i];
       if (c === T) count++;
-      else if (c === E) return null; // the filter would emit an error value here
+      else if (c !== F) {
+        if (c === E && !this.lifted) return null; // the filter would emit an error value here
+        codes[i] = F;
+      }
     }
     return { rows: codes, count, all: count === o.rows };
   }
@@ -94,7 +103,7 @@ export class VectorFilter {
    */
   async count(o: ColumnarObject): Promise<{ count: number; bytes: number } | null> {
     if (this.root instanceof PathAtom) {
-      const r = await this.root.countByEntries(o);
+      const r = await this.root.countByEntries(o, this.lifted);
       if (r !== undefined) return r;
     }
     const sel = await this.select(o);
@@ -111,15 +120,17 @@ export function compileVectorFilter(
   node: ast.Expr,
   scope: Scope,
   exprs: ExprCompiler,
+  lifted = false,
 ): VectorFilter | null {
-  const root = new FilterCompiler(scope, exprs).node(node);
-  return root === null ? null : new VectorFilter(root);
+  const root = new FilterCompiler(scope, exprs).node(node, lifted);
+  return root === null ? null : new VectorFilter(root, lifted);
 }
 
 class FilterCompiler {
   constructor(private scope: Scope, private exprs: ExprCompiler) {}
 
-  node(e: ast.Expr): FilterNode | null {
+  /** strict: the node's outcomes are the filter's own (outcome's strict). */
+  node(e: ast.Expr, strict = false): FilterNode | null {
     if (e.kind === "BinaryExpr" && (e.op === "and" || e.op === "or")) {
       const a = this.node(e.lhs), b = this.node(e.rhs);
       if (a === null || b === null) return null;
@@ -151,10 +162,10 @@ class FilterCompiler {
     const paths = new Set<string>();
     if (!this.paths(e, paths)) return null;
     const expr = this.exprs.compile(e, this.scope);
-    if (paths.size === 0) return new ConstAtom(outcome(expr(EMPTY_RECORD)));
+    if (paths.size === 0) return new ConstAtom(outcome(expr(EMPTY_RECORD), strict));
     if (paths.size > 1) return null;
     const path = JSON.parse([...paths][0]) as string[];
-    return new PathAtom(path, expr, this.comparison(e, path));
+    return new PathAtom(path, expr, this.comparison(e, path), strict);
   }
 
   /** For `path op constant` with a typed predicate (compare.ts path A): the predicate. */
@@ -352,10 +363,11 @@ class PathAtom implements FilterNode {
     private path: string[],
     private expr: Expr,
     private cmp: Comparison | null,
+    private strict: boolean,
   ) {}
 
   private missing = (): number => {
-    if (this.missingCode < 0) this.missingCode = outcome(this.expr(EMPTY_RECORD));
+    if (this.missingCode < 0) this.missingCode = outcome(this.expr(EMPTY_RECORD), this.strict);
     return this.missingCode;
   };
 
@@ -367,10 +379,11 @@ class PathAtom implements FilterNode {
    * The count and size of the rows that pass, from the histograms of the
    * dictionary columns the path has (and the other types' outcomes);
    * undefined when a column the count needs is not a dictionary, null when
-   * the filter would emit an error value.
+   * the filter would emit an error value (lifted: see VectorFilter).
    */
   async countByEntries(
     o: ColumnarObject,
+    lifted: boolean,
   ): Promise<{ count: number; bytes: number } | null | undefined> {
     const per = this.perType(o);
     if (per === null) return null;
@@ -391,15 +404,18 @@ class PathAtom implements FilterNode {
       const h = dictHistogram(v, sizes);
       for (let d = 0; d < dc.length; d++) {
         if (h.counts[d] === 0) continue;
-        if (dc[d] === E) return null;
+        if (dc[d] === E && !lifted) return null;
         if (dc[d] === T) {
           count += h.counts[d];
           bytes += h.bytes![d];
         }
       }
       if (h.nulls > 0) {
-        const nullCode = outcome(this.expr(new PathRecord(this.path, v.type).of(null)));
-        if (nullCode === E) return null;
+        const nullCode = outcome(
+          this.expr(new PathRecord(this.path, v.type).of(null)),
+          this.strict,
+        );
+        if (nullCode === E && !lifted) return null;
         if (nullCode === T) {
           count += h.nulls;
           bytes += h.nullBytes;
@@ -410,7 +426,7 @@ class PathAtom implements FilterNode {
     let perType: Float64Array | null = null;
     for (let k = 0; k < nt; k++) {
       if (covered[k] || counts[k] === 0) continue;
-      if (per[k] === E || per[k] === VARIES) return null;
+      if ((per[k] === E && !lifted) || per[k] === VARIES) return null;
       if (per[k] === T) {
         perType ??= bytesPerType(sizes, await o.typeIndex(), nt);
         count += counts[k];
@@ -429,7 +445,7 @@ class PathAtom implements FilterNode {
       for (let d = 0; d < dc.length; d++) {
         dc[d] = cmp !== null
           ? (cmp.pred(v.type, v.dict[d]) ? T : F)
-          : outcome(this.expr(rec.of(v.dict[d])));
+          : outcome(this.expr(rec.of(v.dict[d])), this.strict);
       }
       this.dictCodes.set(v.dict, dc);
     }
@@ -453,7 +469,7 @@ class PathAtom implements FilterNode {
   private fill(codes: Uint8Array, v: Vector, rec: PathRecord): void {
     const state = v.state;
     const n = state.length;
-    const nullCode = outcome(this.expr(rec.of(null)));
+    const nullCode = outcome(this.expr(rec.of(null)), this.strict);
     const cmp = this.cmp;
     if (v instanceof DictVector) {
       const dc = this.entryCodes(v);
@@ -499,7 +515,9 @@ class PathAtom implements FilterNode {
       const key = typeof b === "object" ? undefined : b;
       let c = key === undefined ? undefined : memo.get(key);
       if (c === undefined) {
-        c = cmp !== null ? (cmp.pred(v.type, b) ? T : F) : outcome(this.expr(rec.of(b)));
+        c = cmp !== null
+          ? (cmp.pred(v.type, b) ? T : F)
+          : outcome(this.expr(rec.of(b)), this.strict);
         if (key !== undefined && memo.size < 65536) memo.set(key, c);
       }
       codes[i] = c;
