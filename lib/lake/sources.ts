@@ -48,6 +48,7 @@ import { SummarizeScan } from "./summarize.ts";
 import type { ShareContext } from "./share.ts";
 import { TopKScan } from "./topk.ts";
 import { HeadScan } from "./head.ts";
+import { fieldTopK } from "./fieldtopk.ts";
 import { openColumns } from "./columns/mod.ts";
 import type { DataObject } from "./objects.ts";
 import { ID_INT8, ID_UINT8, underId } from "../zed/types.ts";
@@ -289,10 +290,32 @@ class PoolReading {
         return p.limit === null ? this.scan(true) : this.head(p.limit);
       }
       if (p.limit !== null && p.limit > 0 && this.bounds === null) {
-        return new TopKReader(this, p);
+        return new TopKReader(this, p, async () => {
+          const topk = this.topK(p);
+          const first = await topk.read();
+          return topk.found ? first ?? [] : null;
+        });
       }
     }
+    if (
+      !onKey && p.limit !== null && p.limit > 0 && !p.nullsFirst && this.bounds === null &&
+      useColumns() && (this.plan.filter === null || this.vector !== null)
+    ) {
+      return new TopKReader(this, p, () => this.fieldTopK(p));
+    }
     return new OpReader(this.scan(true), p.make, this.signal);
+  }
+
+  /** A top-k by a field from columns: the values, or null when the columns cannot tell. */
+  fieldTopK(p: Pushdown & { kind: "sort" }): Promise<Value[] | null> {
+    return fieldTopK(this.lake, this.view.pool, this.key, this.view.objects, {
+      path: p.path,
+      reverse: p.reverse,
+      limit: p.limit!,
+      range: this.range,
+      vector: this.vector,
+      fields: this.plan.fields,
+    }, this.stats);
   }
 
   /** The top-k read, falling back to a full sort when it comes up short. */
@@ -316,20 +339,22 @@ class PoolReading {
   }
 }
 
-/** A top-k read by the pool key; a full sort instead when it found fewer values with keys. */
+/**
+ * A top-k read (by the pool key, or by a field from columns); a full sort
+ * instead when it cannot tell (fewer values with keys, columns that do not).
+ */
 class TopKReader implements ValueReader {
   private inner: ValueReader | null = null;
-  constructor(private reading: PoolReading, private p: Pushdown & { kind: "sort" }) {}
+  constructor(
+    private reading: PoolReading,
+    private p: Pushdown & { kind: "sort" },
+    private find: () => Promise<Value[] | null>,
+  ) {}
 
   async read(): Promise<Batch | null> {
     if (this.inner === null) {
-      const topk = this.reading.topK(this.p);
-      const first = await topk.read();
-      if (topk.found) {
-        this.inner = new ValuesReader(first ?? [], null);
-      } else {
-        this.inner = this.reading.fullSort(this.p);
-      }
+      const found = await this.find();
+      this.inner = found !== null ? new ValuesReader(found, null) : this.reading.fullSort(this.p);
     }
     return await this.inner.read();
   }

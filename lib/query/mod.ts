@@ -57,3 +57,4 @@ export { type Selection, VectorFilter } from "./vector/filter.ts";
 export type { ColumnarObject, ColumnRef } from "./vector/object.ts";
 export { VectorSummarize } from "./vector/summarize.ts";
 export type { PreparedGroups } from "./vector/grouping.ts";
+export { lookupPath } from "./vector/paths.ts";

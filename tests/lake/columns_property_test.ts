@@ -83,6 +83,14 @@ const CONSUMERS: [string, boolean][] = [
   ["cut ts,_path | head 50", false],
   ["sort -r ts | head 5", false],
   ["sort ts | head 5", false],
+  ["sort -r rtt | head 5", false],
+  ["sort query | head 5", false],
+  ["sort -r query | head 40", false],
+  ['sort this["id.orig_p"] | head 3', false],
+  ["sort -r qtype_name | head 300", false],
+  ["sort n | head 2", false],
+  ["sort uid | head 4", false],
+  ['sort -r this["id.orig_p"] | head 20', false],
   ["pass", false],
 ];
 

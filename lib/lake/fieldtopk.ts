@@ -1,0 +1,331 @@
+// `sort [-r] <field> | head N` by a field other than the pool key, from the
+// objects' columns: each object's column of the field (one type of number or
+// string throughout the pool) gives its N best rows that pass the filter,
+// with every row tied with the Nth; of those, the N best overall are taken
+// in the sort's order, equal values in pool order (the sort is stable over
+// the pool's order), and only they are made into values (picks.ts).
+//
+// Anything the columns cannot settle exactly as the sort operator over the
+// pool's rows would gives null, and the caller sorts the rows instead: a
+// field of several types, of a type columns do not hold in some record type,
+// NaNs, ints beyond ±2^53, fewer than N values (nulls and missing fields sort
+// last). Tied values whose rows have equal pool keys in different objects
+// are ordered as the pool orders them, by their encoded bytes.
+
+import { lookupPath, type Selection, type VectorFilter } from "../query/mod.ts";
+import { compareStrings } from "../zed/utf8.ts";
+import {
+  ID_DURATION,
+  ID_FLOAT32,
+  ID_FLOAT64,
+  ID_INT16,
+  ID_INT32,
+  ID_INT64,
+  ID_STRING,
+  ID_TIME,
+  ID_UINT16,
+  ID_UINT32,
+  ID_UINT64,
+  Kind,
+  type Type,
+  typeUnder,
+} from "../zed/types.ts";
+import { type Body, Value } from "../zed/value.ts";
+import { encodeBody } from "../zed/zcode.ts";
+import { BinaryVector, DictVector, NumberVector, VALUE, type Vector } from "../zed/vector.ts";
+import { type ObjectColumns, openColumns } from "./columns/mod.ts";
+import type { Lake } from "./lake.ts";
+import type { DataObject } from "./objects.ts";
+import { type Pick, PickedValues } from "./picks.ts";
+import type { PoolKey } from "./poolkey.ts";
+import type { PoolConfig } from "./pools.ts";
+import { type KeyRange, spanMayMatch } from "./prune.ts";
+import { countObjectRead, type ScanStats } from "./scan.ts";
+
+export interface FieldTopKPlan {
+  path: string[];
+  reverse: boolean;
+  limit: number;
+  range: KeyRange | null;
+  /** The filter over columns, or null when there is no filter. */
+  vector: VectorFilter | null;
+  /** The top-level fields the query reads, or null for all. */
+  fields: string[] | null;
+}
+
+/** Types whose order the sort gives as numbers or as strings. */
+const NUMERIC = new Set([
+  ID_INT16,
+  ID_INT32,
+  ID_INT64,
+  ID_UINT16,
+  ID_UINT32,
+  ID_UINT64,
+  ID_FLOAT32,
+  ID_FLOAT64,
+  ID_TIME,
+  ID_DURATION,
+]);
+
+/** A row that may be among the best: its object, row and sort value. */
+interface Candidate extends Pick {
+  num: number;
+  str: string;
+}
+
+/**
+ * The values the sort and head give, or null when the columns cannot tell
+ * (then nothing has been counted in stats).
+ */
+export async function fieldTopK(
+  lake: Lake,
+  pool: PoolConfig,
+  key: PoolKey,
+  objects: DataObject[],
+  plan: FieldTopKPlan,
+  stats: ScanStats,
+): Promise<Value[] | null> {
+  const { path, limit, range } = plan;
+  const live = objects.filter((o) => range === null || spanMayMatch(o.span, range));
+  const cols: ObjectColumns[] = [];
+  const sels: (Selection | null)[] = [];
+  let type: Type | null = null;
+  let all: Candidate[] = [];
+  let values = 0;
+  for (let i = 0; i < live.length; i++) {
+    const c = openColumns(lake, pool.id, live[i]);
+    if (c === null) return null;
+    const refs = c.columnsOf(path);
+    if (refs.length > 1) return null;
+    const ref = refs.length === 1 ? refs[0] : null;
+    // A record type with the field but no column of it hides its values.
+    for (let k = 0; k < c.types.length; k++) {
+      if (c.typeCounts[k] === 0 || ref?.covers.includes(k)) continue;
+      if (lookupPath(c.types[k], path).kind !== "missing") return null;
+    }
+    let sel: Selection | null = null;
+    if (plan.vector !== null) {
+      sel = await plan.vector.select(c);
+      if (sel === null) return null;
+    }
+    cols.push(c);
+    sels.push(sel);
+    if (ref === null) continue;
+    if (type === null) {
+      const u = typeUnder(ref.type);
+      if (u.kind !== Kind.Primitive || !(NUMERIC.has(u.id) || u.id === ID_STRING)) return null;
+      type = ref.type;
+    } else if (ref.type !== type) return null;
+    const found = best(await c.vector(ref), sel?.all === false ? sel.rows : null, i, plan);
+    if (found === null) return null;
+    values += found.values;
+    all = keepBest(all.concat(found.rows), limit, plan.reverse);
+  }
+  if (values < limit) return null;
+  const made = new PickedValues(lake, pool, key, plan.fields, null, stats, false);
+  const picks = await inPoolOrder(all, live, cols, key, plan.reverse, made);
+  if (picks === null) return null;
+  const out = await made.values(live, cols, picks.slice(0, limit));
+  for (let i = 0; i < live.length; i++) {
+    const o = live[i], sel = sels[i];
+    stats.objectsRead++;
+    countObjectRead(stats, o);
+    if (sel === null || sel.all) {
+      stats.recordsMatched += o.count;
+      stats.bytesMatched += o.bytes;
+    } else {
+      stats.recordsMatched += sel.count;
+      stats.bytesMatched += await cols[i].selectedBytes(sel.rows);
+    }
+  }
+  stats.objectsPruned += objects.length - live.length;
+  return out;
+}
+
+/**
+ * An object's rows that may be among the best: its `limit` best selected
+ * values and every row tied with the last of them; null for a NaN or an int
+ * column beyond ±2^53. Also how many selected rows hold a value.
+ */
+function best(
+  v: Vector,
+  sel: Uint8Array | null,
+  obj: number,
+  plan: FieldTopKPlan,
+): { rows: Candidate[]; values: number } | null {
+  const state = v.state, n = state.length;
+  // Per row a number that orders as the sort does, least first.
+  const order = new Float64Array(n);
+  const sign = plan.reverse ? -1 : 1;
+  // The sort values: numbers in num, strings in strs (or the entries of a dictionary).
+  const num = new Float64Array(n);
+  let strs: Body[] | null = null;
+  if (v instanceof NumberVector) {
+    if (v.big !== null) return null;
+    num.set(v.f64);
+  } else if (v instanceof DictVector) {
+    const entries = v.dict as Body[];
+    const index = v.index;
+    if (typeof entries[0] === "string") strs = entries;
+    else {
+      for (const e of entries) if (typeof e !== "number") return null;
+      for (let r = 0; r < n; r++) if (state[r] === VALUE) num[r] = entries[index[r]] as number;
+    }
+  } else if (v instanceof BinaryVector && v.isString) {
+    strs = new Array(n);
+    for (let r = 0; r < n; r++) strs[r] = state[r] === VALUE ? v.body(r) : "";
+  } else {
+    for (let r = 0; r < n; r++) if (state[r] === VALUE) return null;
+    return { rows: [], values: 0 };
+  }
+  const entry = v instanceof DictVector && strs !== null ? v.index : null;
+  if (strs === null) {
+    for (let r = 0; r < n; r++) {
+      if (state[r] !== VALUE) continue;
+      if (num[r] !== num[r]) return null;
+      order[r] = sign * num[r];
+    }
+  } else {
+    const rank = ranks(strs);
+    for (let r = 0; r < n; r++) {
+      if (state[r] === VALUE) order[r] = sign * rank[entry === null ? r : entry[r]];
+    }
+  }
+  // The limit-th least, by a max-heap of the least so far.
+  const limit = plan.limit;
+  const heap = new Float64Array(limit);
+  let size = 0, values = 0;
+  for (let r = 0; r < n; r++) {
+    if (state[r] !== VALUE || (sel !== null && sel[r] !== 1)) continue;
+    values++;
+    const x = order[r];
+    if (size < limit) {
+      let i = size++;
+      while (i > 0) {
+        const up = (i - 1) >> 1;
+        if (heap[up] >= x) break;
+        heap[i] = heap[up];
+        i = up;
+      }
+      heap[i] = x;
+    } else if (x < heap[0]) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= limit) break;
+        const c = l + 1 < limit && heap[l + 1] > heap[l] ? l + 1 : l;
+        if (heap[c] <= x) break;
+        heap[i] = heap[c];
+        i = c;
+      }
+      heap[i] = x;
+    }
+  }
+  const bound = size < limit ? Infinity : heap[0];
+  const rows: Candidate[] = [];
+  for (let r = 0; r < n; r++) {
+    if (state[r] !== VALUE || (sel !== null && sel[r] !== 1) || order[r] > bound) continue;
+    const str = strs === null ? "" : strs[entry === null ? r : entry[r]] as string;
+    rows.push({ obj, row: r, num: num[r], str });
+  }
+  return { rows, values };
+}
+
+/** Each string's rank in the sort's order of strings (equal strings, equal ranks). */
+function ranks(strings: readonly Body[]): Float64Array {
+  const idx = Array.from(strings.keys());
+  idx.sort((a, b) => compareStrings(strings[a] as string, strings[b] as string));
+  const rank = new Float64Array(strings.length);
+  for (let i = 1; i < idx.length; i++) {
+    const same = strings[idx[i]] === strings[idx[i - 1]];
+    rank[idx[i]] = same ? rank[idx[i - 1]] : i;
+  }
+  return rank;
+}
+
+/** Compares candidates' values in the sort's order. */
+function byValue(reverse: boolean): (a: Candidate, b: Candidate) => number {
+  const cmp = (a: Candidate, b: Candidate) =>
+    a.num < b.num ? -1 : a.num > b.num ? 1 : compareStrings(a.str, b.str);
+  return reverse ? (a, b) => cmp(b, a) : cmp;
+}
+
+/** The `limit` best candidates and every one tied with the last of them. */
+function keepBest(rows: Candidate[], limit: number, reverse: boolean): Candidate[] {
+  if (rows.length <= limit) return rows;
+  const cmp = byValue(reverse);
+  rows.sort(cmp);
+  let n = limit;
+  while (n < rows.length && cmp(rows[n], rows[limit - 1]) === 0) n++;
+  return rows.slice(0, n);
+}
+
+/**
+ * The candidates in the sort's order, equal values in pool order: by pool
+ * key (nulls last), equal keys within an object by row, and in different
+ * objects by their values' encoded bytes (decoded for those only).
+ */
+async function inPoolOrder(
+  rows: Candidate[],
+  live: DataObject[],
+  cols: ObjectColumns[],
+  key: PoolKey,
+  reverse: boolean,
+  made: PickedValues,
+): Promise<Candidate[] | null> {
+  const upTo = new Map<number, number>();
+  for (const c of rows) upTo.set(c.obj, Math.max(upTo.get(c.obj) ?? 0, c.row + 1));
+  const keyVectors = new Map<number, Vector | null>();
+  for (const [o, n] of upTo) {
+    const refs = cols[o].columnsOf(key.path);
+    if (refs.length > 1) return null;
+    keyVectors.set(o, refs.length === 0 ? null : await cols[o].prefixVector(refs[0], n));
+  }
+  const keyOf = new Map<Candidate, Value | null>();
+  for (const c of rows) {
+    const v = keyVectors.get(c.obj)!;
+    keyOf.set(c, v === null || v.state[c.row] !== VALUE ? null : new Value(v.type, v.body(c.row)));
+  }
+  const cmpValue = byValue(reverse);
+  const byKey = (a: Candidate, b: Candidate) => {
+    const c = cmpValue(a, b);
+    if (c !== 0) return c;
+    const ka = keyOf.get(a)!, kb = keyOf.get(b)!;
+    if (ka === null || kb === null) {
+      if (ka !== kb) return ka === null ? 1 : -1;
+    } else {
+      const k = key.compare(ka, kb);
+      if (k !== 0) return k;
+    }
+    return 0;
+  };
+  const sorted = rows.slice().sort((a, b) => byKey(a, b) || a.obj - b.obj || a.row - b.row);
+  // Runs of equal value and key from several objects: ordered by their encodings.
+  const tied: Candidate[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i + 1;
+    while (j < sorted.length && byKey(sorted[i], sorted[j]) === 0) j++;
+    if (sorted[j - 1].obj !== sorted[i].obj) { for (let k = i; k < j; k++) tied.push(sorted[k]); }
+    i = j;
+  }
+  if (tied.length === 0) return sorted;
+  // The tied rows' encodings, then the sort again with them.
+  const enc = new Map<Candidate, Uint8Array>();
+  const byObj = new Map<number, Candidate[]>();
+  for (const c of tied) {
+    let list = byObj.get(c.obj);
+    if (list === undefined) byObj.set(c.obj, list = []);
+    list.push(c);
+  }
+  for (const [o, list] of byObj) {
+    list.sort((x, y) => x.row - y.row);
+    const vals = await made.fromRows(live[o], list.map((c) => c.row), false);
+    list.forEach((c, k) => enc.set(c, encodeBody(vals[k].type, vals[k].body)));
+  }
+  return rows.slice().sort((a, b) => {
+    const c = byKey(a, b);
+    if (c !== 0) return c;
+    if (a.obj !== b.obj) return key.compareTies(enc.get(a)!, enc.get(b)!);
+    return a.row - b.row;
+  });
+}

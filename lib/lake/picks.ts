@@ -1,0 +1,148 @@
+// Rows picked from a run of objects (by object and row number), made into
+// values: from the columns when the query reads only fields they hold (or a
+// cut of top-level fields they hold), else decoded from the seek streams
+// holding them, the other rows skipped undecoded. Heads (head.ts) and top-k
+// sorts by a field (fieldtopk.ts) pick their rows from columns this way.
+
+import { ZngDecoder } from "../formats/zng/reader.ts";
+import { Collector, type HeadCut, MISSING } from "../query/mod.ts";
+import type { Value } from "../zed/value.ts";
+import { cutFromColumns, type ObjectColumns, valuesFromColumns } from "./columns/mod.ts";
+import type { Lake } from "./lake.ts";
+import { type DataObject, seekIndex } from "./objects.ts";
+import type { PoolKey } from "./poolkey.ts";
+import type { PoolConfig } from "./pools.ts";
+import { projection, type ScanStats } from "./scan.ts";
+
+/** A picked row: its object (index into the run) and row number. */
+export interface Pick {
+  obj: number;
+  row: number;
+}
+
+export class PickedValues {
+  constructor(
+    private lake: Lake,
+    private pool: PoolConfig,
+    private key: PoolKey,
+    /** The top-level fields the query reads, or null for all. */
+    private fields: string[] | null,
+    /** A cut of top-level fields the values are made with, or null. */
+    private cut: HeadCut | null,
+    private stats: ScanStats,
+    /** Whether values() counts the picked rows as read (else the caller counts). */
+    private countsRead = true,
+  ) {}
+
+  /** The picked rows as values, in pick order. */
+  async values(run: DataObject[], cols: ObjectColumns[], picks: readonly Pick[]): Promise<Value[]> {
+    const byObj = new Map<number, number[]>();
+    /** Each pick's place in its object's list of rows. */
+    const at = new Uint32Array(picks.length);
+    for (let n = 0; n < picks.length; n++) {
+      const p = picks[n];
+      let rows = byObj.get(p.obj);
+      if (rows === undefined) byObj.set(p.obj, rows = []);
+      at[n] = rows.length;
+      rows.push(p.row);
+    }
+    const found = new Map<number, Value[]>();
+    const cut = this.cut;
+    for (const [i, rows] of byObj) {
+      // The values of rows, in their order (cut, when the scan cuts them).
+      const vals = cut === null
+        ? (await this.fromColumnValues(cols[i], rows)) ??
+          (await this.fromRows(run[i], rows, true))
+        : (await cutFromColumns(cols[i], rows, cut.names, MISSING)) ??
+          cutValues(cut, await this.fromRows(run[i], rows, true));
+      found.set(i, vals);
+      if (!this.countsRead) continue;
+      const sizes = await cols[i].sizesPrefix(rows.reduce((m, r) => Math.max(m, r), 0) + 1);
+      let bytes = 0;
+      for (const r of rows) bytes += sizes[r];
+      this.stats.recordsRead += rows.length;
+      this.stats.recordsMatched += rows.length;
+      this.stats.bytesRead += bytes;
+      this.stats.bytesMatched += bytes;
+      this.stats.objectsRead++;
+    }
+    const out: Value[] = new Array(picks.length);
+    for (let n = 0; n < picks.length; n++) out[n] = found.get(picks[n].obj)![at[n]];
+    return out;
+  }
+
+  /**
+   * Rows made from columns, as a scan that decodes only the fields the query
+   * reads makes them (the others null); null when the columns cannot.
+   */
+  private async fromColumnValues(c: ObjectColumns, rows: number[]): Promise<Value[] | null> {
+    const fields = this.fields;
+    let want: Set<string> | null = null;
+    if (fields !== null) {
+      want = new Set(fields);
+      if (this.key.path.length > 0) want.add(this.key.path[0]);
+    }
+    return await valuesFromColumns(c, rows, want);
+  }
+
+  /**
+   * Rows decoded from the seek streams holding them (only the fields the
+   * query reads, when projected), the others skipped undecoded.
+   */
+  async fromRows(o: DataObject, rows: number[], projected: boolean): Promise<Value[]> {
+    const entries = seekIndex(this.lake.catalog, o.id);
+    const first = rows[0], last = rows[rows.length - 1];
+    let s0 = 0, s1 = entries.length - 1;
+    for (let s = 0; s < entries.length; s++) {
+      if (entries[s].count <= first) s0 = s;
+      if (entries[s].count <= last) s1 = s;
+    }
+    const offset = entries.length === 0 ? 0 : entries[s0].offset;
+    const end = s1 + 1 < entries.length ? entries[s1 + 1].offset : o.size;
+    const firstRow = entries.length === 0 ? 0 : entries[s0].count;
+    const mask = new Uint8Array(o.count);
+    for (const r of rows) mask[r] = 1;
+    const dec = new ZngDecoder(undefined, {
+      project: projected ? projection(this.fields, this.key) : undefined,
+      select: { rows: mask, first: firstRow },
+    });
+    const out: Value[] = [];
+    const path = this.lake.objectPath(this.pool.id, o.id);
+    const storage = this.lake.storage;
+    if (storage.readSync !== undefined) {
+      // A small read: at once, without the overhead of asynchronous file reads.
+      const bytes = new Uint8Array(end - offset);
+      const n = storage.readSync(path, offset, bytes);
+      this.stats.bytesFetched += n;
+      dec.feed(bytes.subarray(0, n), true);
+      drain(dec, out);
+      return out;
+    }
+    for await (const chunk of storage.readRange(path, offset, end - offset)) {
+      this.stats.bytesFetched += chunk.length;
+      dec.feed(chunk);
+      drain(dec, out);
+      if (out.length >= rows.length) break;
+    }
+    if (out.length < rows.length) {
+      dec.feed(new Uint8Array(0), true);
+      drain(dec, out);
+    }
+    return out;
+  }
+}
+
+/** What a cut makes of values (one each). */
+function cutValues(cut: HeadCut, vals: Value[]): Value[] {
+  const collector = new Collector();
+  cut.make(collector).push(vals);
+  return collector.take().flat();
+}
+
+function drain(dec: ZngDecoder, out: Value[]): void {
+  for (;;) {
+    const r = dec.next();
+    if (r === null || r === undefined) return;
+    if (Array.isArray(r)) { for (const v of r) out.push(v); }
+  }
+}
