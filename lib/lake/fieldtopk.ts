@@ -30,17 +30,16 @@ import {
   type Type,
   typeUnder,
 } from "../zed/types.ts";
-import { type Body, Value } from "../zed/value.ts";
-import { encodeBody } from "../zed/zcode.ts";
+import type { Body, Value } from "../zed/value.ts";
 import { BinaryVector, DictVector, NumberVector, VALUE, type Vector } from "../zed/vector.ts";
 import { type ObjectColumns, openColumns } from "./columns/mod.ts";
 import type { Lake } from "./lake.ts";
 import type { DataObject } from "./objects.ts";
-import { type Pick, PickedValues } from "./picks.ts";
+import { countWholeRead, inPoolOrder, type Pick, PickedValues } from "./picks.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
 import { type KeyRange, spanMayMatch } from "./prune.ts";
-import { countObjectRead, type ScanStats } from "./scan.ts";
+import type { ScanStats } from "./scan.ts";
 
 export interface FieldTopKPlan {
   path: string[];
@@ -52,6 +51,13 @@ export interface FieldTopKPlan {
   /** The top-level fields the query reads, or null for all. */
   fields: string[] | null;
 }
+
+/**
+ * The most values, and tied rows, a top-k from columns holds; more is left to
+ * the sort, which spills and counts what it holds against the query's memory.
+ */
+const MAX_LIMIT = 10_000;
+const MAX_CANDIDATES = 200_000;
 
 /** Types whose order the sort gives as numbers or as strings. */
 const NUMERIC = new Set([
@@ -86,6 +92,7 @@ export async function fieldTopK(
   stats: ScanStats,
 ): Promise<Value[] | null> {
   const { path, limit, range } = plan;
+  if (limit > MAX_LIMIT) return null;
   const live = objects.filter((o) => range === null || spanMayMatch(o.span, range));
   const cols: ObjectColumns[] = [];
   const sels: (Selection | null)[] = [];
@@ -120,24 +127,14 @@ export async function fieldTopK(
     if (found === null) return null;
     values += found.values;
     all = keepBest(all.concat(found.rows), limit, plan.reverse);
+    if (all.length > MAX_CANDIDATES) return null;
   }
   if (values < limit) return null;
   const made = new PickedValues(lake, pool, key, plan.fields, null, stats, false);
-  const picks = await inPoolOrder(all, live, cols, key, plan.reverse, made);
+  const picks = await inPoolOrder(all, live, cols, key, made, byValue(plan.reverse));
   if (picks === null) return null;
   const out = await made.values(live, cols, picks.slice(0, limit));
-  for (let i = 0; i < live.length; i++) {
-    const o = live[i], sel = sels[i];
-    stats.objectsRead++;
-    countObjectRead(stats, o);
-    if (sel === null || sel.all) {
-      stats.recordsMatched += o.count;
-      stats.bytesMatched += o.bytes;
-    } else {
-      stats.recordsMatched += sel.count;
-      stats.bytesMatched += await cols[i].selectedBytes(sel.rows);
-    }
-  }
+  await countWholeRead(stats, live, cols, sels);
   stats.objectsPruned += objects.length - live.length;
   return out;
 }
@@ -226,6 +223,7 @@ function best(
   for (let r = 0; r < n; r++) {
     if (state[r] !== VALUE || (sel !== null && sel[r] !== 1) || order[r] > bound) continue;
     const str = strs === null ? "" : strs[entry === null ? r : entry[r]] as string;
+    if (rows.length === MAX_CANDIDATES) return null;
     rows.push({ obj, row: r, num: num[r], str });
   }
   return { rows, values };
@@ -258,74 +256,4 @@ function keepBest(rows: Candidate[], limit: number, reverse: boolean): Candidate
   let n = limit;
   while (n < rows.length && cmp(rows[n], rows[limit - 1]) === 0) n++;
   return rows.slice(0, n);
-}
-
-/**
- * The candidates in the sort's order, equal values in pool order: by pool
- * key (nulls last), equal keys within an object by row, and in different
- * objects by their values' encoded bytes (decoded for those only).
- */
-async function inPoolOrder(
-  rows: Candidate[],
-  live: DataObject[],
-  cols: ObjectColumns[],
-  key: PoolKey,
-  reverse: boolean,
-  made: PickedValues,
-): Promise<Candidate[] | null> {
-  const upTo = new Map<number, number>();
-  for (const c of rows) upTo.set(c.obj, Math.max(upTo.get(c.obj) ?? 0, c.row + 1));
-  const keyVectors = new Map<number, Vector | null>();
-  for (const [o, n] of upTo) {
-    const refs = cols[o].columnsOf(key.path);
-    if (refs.length > 1) return null;
-    keyVectors.set(o, refs.length === 0 ? null : await cols[o].prefixVector(refs[0], n));
-  }
-  const keyOf = new Map<Candidate, Value | null>();
-  for (const c of rows) {
-    const v = keyVectors.get(c.obj)!;
-    keyOf.set(c, v === null || v.state[c.row] !== VALUE ? null : new Value(v.type, v.body(c.row)));
-  }
-  const cmpValue = byValue(reverse);
-  const byKey = (a: Candidate, b: Candidate) => {
-    const c = cmpValue(a, b);
-    if (c !== 0) return c;
-    const ka = keyOf.get(a)!, kb = keyOf.get(b)!;
-    if (ka === null || kb === null) {
-      if (ka !== kb) return ka === null ? 1 : -1;
-    } else {
-      const k = key.compare(ka, kb);
-      if (k !== 0) return k;
-    }
-    return 0;
-  };
-  const sorted = rows.slice().sort((a, b) => byKey(a, b) || a.obj - b.obj || a.row - b.row);
-  // Runs of equal value and key from several objects: ordered by their encodings.
-  const tied: Candidate[] = [];
-  for (let i = 0; i < sorted.length;) {
-    let j = i + 1;
-    while (j < sorted.length && byKey(sorted[i], sorted[j]) === 0) j++;
-    if (sorted[j - 1].obj !== sorted[i].obj) { for (let k = i; k < j; k++) tied.push(sorted[k]); }
-    i = j;
-  }
-  if (tied.length === 0) return sorted;
-  // The tied rows' encodings, then the sort again with them.
-  const enc = new Map<Candidate, Uint8Array>();
-  const byObj = new Map<number, Candidate[]>();
-  for (const c of tied) {
-    let list = byObj.get(c.obj);
-    if (list === undefined) byObj.set(c.obj, list = []);
-    list.push(c);
-  }
-  for (const [o, list] of byObj) {
-    list.sort((x, y) => x.row - y.row);
-    const vals = await made.fromRows(live[o], list.map((c) => c.row), false);
-    list.forEach((c, k) => enc.set(c, encodeBody(vals[k].type, vals[k].body)));
-  }
-  return rows.slice().sort((a, b) => {
-    const c = byKey(a, b);
-    if (c !== 0) return c;
-    if (a.obj !== b.obj) return key.compareTies(enc.get(a)!, enc.get(b)!);
-    return a.row - b.row;
-  });
 }

@@ -5,14 +5,16 @@
 // sorts by a field (fieldtopk.ts) pick their rows from columns this way.
 
 import { ZngDecoder } from "../formats/zng/reader.ts";
-import { Collector, type HeadCut, MISSING } from "../query/mod.ts";
-import type { Value } from "../zed/value.ts";
+import { Collector, type HeadCut, MISSING, type Selection } from "../query/mod.ts";
+import { Value } from "../zed/value.ts";
+import { VALUE, type Vector } from "../zed/vector.ts";
+import { encodeBody } from "../zed/zcode.ts";
 import { cutFromColumns, type ObjectColumns, valuesFromColumns } from "./columns/mod.ts";
 import type { Lake } from "./lake.ts";
 import { type DataObject, seekIndex } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
-import { projection, type ScanStats } from "./scan.ts";
+import { countObjectRead, projection, type ScanStats } from "./scan.ts";
 
 /** A picked row: its object (index into the run) and row number. */
 export interface Pick {
@@ -144,5 +146,99 @@ function drain(dec: ZngDecoder, out: Value[]): void {
     const r = dec.next();
     if (r === null || r === undefined) return;
     if (Array.isArray(r)) { for (const v of r) out.push(v); }
+  }
+}
+
+/**
+ * Picked rows in the order cmp gives them (none: all equal), equal ones in
+ * pool order: by pool key (nulls last), equal keys within an object by row,
+ * and in different objects by their values' encoded bytes (decoded for those
+ * only). Null when an object's keys are in columns of several types.
+ */
+export async function inPoolOrder<T extends Pick>(
+  rows: T[],
+  live: DataObject[],
+  cols: ObjectColumns[],
+  key: PoolKey,
+  made: PickedValues,
+  cmp: (a: T, b: T) => number = () => 0,
+): Promise<T[] | null> {
+  const upTo = new Map<number, number>();
+  for (const c of rows) upTo.set(c.obj, Math.max(upTo.get(c.obj) ?? 0, c.row + 1));
+  const keyVectors = new Map<number, Vector | null>();
+  for (const [o, n] of upTo) {
+    const refs = cols[o].columnsOf(key.path);
+    if (refs.length > 1) return null;
+    keyVectors.set(o, refs.length === 0 ? null : await cols[o].prefixVector(refs[0], n));
+  }
+  const keyOf = new Map<T, Value | null>();
+  for (const c of rows) {
+    const v = keyVectors.get(c.obj)!;
+    keyOf.set(c, v === null || v.state[c.row] !== VALUE ? null : new Value(v.type, v.body(c.row)));
+  }
+  const byKey = (a: T, b: T) => {
+    const c = cmp(a, b);
+    if (c !== 0) return c;
+    const ka = keyOf.get(a)!, kb = keyOf.get(b)!;
+    if (ka === null || kb === null) {
+      if (ka !== kb) return ka === null ? 1 : -1;
+    } else {
+      const k = key.compare(ka, kb);
+      if (k !== 0) return k;
+    }
+    return 0;
+  };
+  const sorted = rows.slice().sort((a, b) => byKey(a, b) || a.obj - b.obj || a.row - b.row);
+  // Runs of equal value and key from several objects: ordered by their encodings.
+  const tied: T[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i + 1;
+    while (j < sorted.length && byKey(sorted[i], sorted[j]) === 0) j++;
+    if (sorted[j - 1].obj !== sorted[i].obj) { for (let k = i; k < j; k++) tied.push(sorted[k]); }
+    i = j;
+  }
+  if (tied.length === 0) return sorted;
+  // The tied rows' encodings, then the sort again with them.
+  const enc = new Map<T, Uint8Array>();
+  const byObj = new Map<number, T[]>();
+  for (const c of tied) {
+    let list = byObj.get(c.obj);
+    if (list === undefined) byObj.set(c.obj, list = []);
+    list.push(c);
+  }
+  for (const [o, list] of byObj) {
+    list.sort((x, y) => x.row - y.row);
+    const vals = await made.fromRows(live[o], list.map((c) => c.row), false);
+    list.forEach((c, k) => enc.set(c, encodeBody(vals[k].type, vals[k].body)));
+  }
+  return rows.slice().sort((a, b) => {
+    const c = byKey(a, b);
+    if (c !== 0) return c;
+    if (a.obj !== b.obj) return key.compareTies(enc.get(a)!, enc.get(b)!);
+    return a.row - b.row;
+  });
+}
+
+/**
+ * Counts objects as read whole (an operator that needs every value, such as
+ * sort or tail, reads them all), and the rows their selections pass as matched.
+ */
+export async function countWholeRead(
+  stats: ScanStats,
+  objects: DataObject[],
+  cols: ObjectColumns[],
+  sels: (Selection | null)[],
+): Promise<void> {
+  for (let i = 0; i < objects.length; i++) {
+    const o = objects[i], sel = sels[i];
+    stats.objectsRead++;
+    countObjectRead(stats, o);
+    if (sel === null || sel.all) {
+      stats.recordsMatched += o.count;
+      stats.bytesMatched += o.bytes;
+    } else {
+      stats.recordsMatched += sel.count;
+      stats.bytesMatched += await cols[i].selectedBytes(sel.rows);
+    }
   }
 }

@@ -14,6 +14,7 @@ import {
   LimitReader,
   NO_ACCESS,
   openFileSource,
+  type OpFactory,
   OpReader,
   type Pushdown,
   scanKeeps,
@@ -49,6 +50,7 @@ import type { ShareContext } from "./share.ts";
 import { TopKScan } from "./topk.ts";
 import { HeadScan } from "./head.ts";
 import { fieldTopK } from "./fieldtopk.ts";
+import { tailFromColumns } from "./tail.ts";
 import { openColumns } from "./columns/mod.ts";
 import type { DataObject } from "./objects.ts";
 import { ID_INT8, ID_UINT8, underId } from "../zed/types.ts";
@@ -203,6 +205,25 @@ class PoolReading {
         return this.sort(p);
       case "head":
         return this.head(p.limit, p.cut);
+      case "tail":
+        if (
+          this.bounds !== null || !useColumns() ||
+          (this.plan.filter !== null && this.vector === null)
+        ) {
+          return new OpReader(this.scan(true), p.make, this.signal);
+        }
+        return new TopKReader(
+          this,
+          p.make,
+          () =>
+            tailFromColumns(this.lake, this.view.pool, this.key, this.view.objects, {
+              limit: p.limit,
+              range: this.range,
+              vector: this.vector,
+              fields: this.plan.fields,
+              cut: p.cut,
+            }, this.stats),
+        );
     }
     return this.scan(this.plan.ordered);
   }
@@ -290,7 +311,7 @@ class PoolReading {
         return p.limit === null ? this.scan(true) : this.head(p.limit);
       }
       if (p.limit !== null && p.limit > 0 && this.bounds === null) {
-        return new TopKReader(this, p, async () => {
+        return new TopKReader(this, p.make, async () => {
           const topk = this.topK(p);
           const first = await topk.read();
           return topk.found ? first ?? [] : null;
@@ -301,7 +322,7 @@ class PoolReading {
       !onKey && p.limit !== null && p.limit > 0 && !p.nullsFirst && this.bounds === null &&
       useColumns() && (this.plan.filter === null || this.vector !== null)
     ) {
-      return new TopKReader(this, p, () => this.fieldTopK(p));
+      return new TopKReader(this, p.make, () => this.fieldTopK(p));
     }
     return new OpReader(this.scan(true), p.make, this.signal);
   }
@@ -334,27 +355,30 @@ class PoolReading {
     );
   }
 
-  fullSort(p: Pushdown & { kind: "sort" }): ValueReader {
-    return new OpReader(this.scan(true), p.make, this.signal);
+  /** The operators made by make over the pool's values in pool order. */
+  sorted(make: OpFactory): ValueReader {
+    return new OpReader(this.scan(true), make, this.signal);
   }
 }
 
 /**
- * A top-k read (by the pool key, or by a field from columns); a full sort
- * instead when it cannot tell (fewer values with keys, columns that do not).
+ * A top-k read (by the pool key, or by a field from columns) or a tail from
+ * columns; the operators over all the values instead when it cannot tell
+ * (fewer values with keys, columns that do not).
  */
 class TopKReader implements ValueReader {
   private inner: ValueReader | null = null;
   constructor(
     private reading: PoolReading,
-    private p: Pushdown & { kind: "sort" },
+    /** The operators to run over the pool's values instead. */
+    private make: OpFactory,
     private find: () => Promise<Value[] | null>,
   ) {}
 
   async read(): Promise<Batch | null> {
     if (this.inner === null) {
       const found = await this.find();
-      this.inner = found !== null ? new ValuesReader(found, null) : this.reading.fullSort(this.p);
+      this.inner = found !== null ? new ValuesReader(found, null) : this.reading.sorted(this.make);
     }
     return await this.inner.read();
   }

@@ -91,6 +91,10 @@ const CONSUMERS: [string, boolean][] = [
   ["sort n | head 2", false],
   ["sort uid | head 4", false],
   ['sort -r this["id.orig_p"] | head 20', false],
+  ["tail 5", false],
+  ["tail 60", false],
+  ["cut ts,_path | tail 7", false],
+  ["tail 3 | cut ts,query", false],
   ["pass", false],
 ];
 

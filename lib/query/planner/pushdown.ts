@@ -43,7 +43,12 @@ export type Pushdown =
    * the head, which the source performs too (names: the fields, in order;
    * make: the operator itself, for values the source makes from rows).
    */
-  | { kind: "head"; limit: number; cut: HeadCut | null };
+  | { kind: "head"; limit: number; cut: HeadCut | null }
+  /**
+   * `tail N`, also with a cut of top-level fields by name next to it (as for
+   * head), and the operators themselves, for when columns cannot serve.
+   */
+  | { kind: "tail"; limit: number; cut: HeadCut | null; make: OpFactory };
 
 /** A `cut` of top-level fields by name (no assignments), performed by a head's source. */
 export interface HeadCut {
@@ -90,6 +95,21 @@ export function planPushdown(
     const cut = headCut(c, head, scope);
     const rest = cut === null ? [head, ...ops.slice(2)] : ops.slice(2);
     return { pushdown: { kind: "head", limit: ops[1].count, cut }, rest };
+  }
+  if (head.kind === "Tail" || (head.kind === "Cut" && ops[1]?.kind === "Tail")) {
+    const tail = (head.kind === "Tail" ? head : ops[1]) as ast.Op & { kind: "Tail" };
+    const cut = headCut(c, head.kind === "Tail" ? ops[1] : head, scope);
+    if (head.kind === "Cut" && cut === null) return null;
+    const taken = cut === null ? 1 : 2;
+    return {
+      pushdown: {
+        kind: "tail",
+        limit: tail.count || 1,
+        cut,
+        make: c.chain(ops.slice(0, taken), scope),
+      },
+      rest: ops.slice(taken),
+    };
   }
   const countField = countOf(head);
   if (countField !== null) {
