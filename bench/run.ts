@@ -1,7 +1,7 @@
 // `deno task bench`: runs every benchmark and prints timings and ratios
 // against the comparison tools. Options: --runs N (default 5), --only
-// part,... (service, concurrency, json, queries, zng, lake, index, http, fuzz,
-// soak, parquet),
+// part,... (service, shapes, concurrency, json, queries, zng, lake, index,
+// http, fuzz, soak, parquet),
 // --scale 1x|10x|both (the service and concurrency parts). The service part
 // comes first: loch serve against zed serve, zq and DuckDB on every query
 // shape, cold and warm; then many clients at once against zed serve, with
@@ -17,6 +17,7 @@ import { queryBenchmarks } from "./queries.ts";
 import { zngBenchmarks } from "./zng.ts";
 import { serviceBenchmarks } from "./service.ts";
 import { concurrencyBenchmarks } from "./concurrency.ts";
+import { shapesBenchmarks } from "./shapes.ts";
 import { fuzzBenchmarks } from "./fuzz.ts";
 import { soak } from "./soak.ts";
 import { parquetCheck } from "./parquet_check.ts";
@@ -24,7 +25,7 @@ import { parquetCheck } from "./parquet_check.ts";
 const { values } = parseArgs({
   options: {
     runs: { type: "string", default: "5" },
-    /** Parts to run (default all): service,concurrency,json,queries,zng,lake,index,http,fuzz,soak,parquet. */
+    /** Parts to run (default all): service,shapes,concurrency,json,queries,zng,lake,index,http,fuzz,soak,parquet. */
     only: { type: "string" },
     /** For the service and concurrency parts: 1x, 10x or both. */
     scale: { type: "string", default: "both" },
@@ -39,6 +40,7 @@ try {
     const scales = values.scale === "both" ? ["1x", "10x"] : [values.scale];
     await serviceBenchmarks(tmp, Math.max(runs, 5), scales);
   }
+  if (want("shapes")) await shapesBenchmarks(tmp);
   if (want("concurrency")) {
     const scales = values.scale === "both" ? ["1x", "10x"] : [values.scale];
     await concurrencyBenchmarks(tmp, 10, scales);

@@ -15,6 +15,7 @@ import {
   NEED,
   type ScannerOptions,
   VALUES,
+  ZNG_BATCH,
   type ZngControl,
   ZngScanner,
 } from "./scanner.ts";
@@ -87,7 +88,7 @@ export class ZngDecoder {
           if (pr.length > 0) { for (let i = 0; i < n; i++) this.raws.push(pr[this.taken + i]); }
         }
         this.taken += n;
-        if (batch.length >= BATCH_SIZE) return batch;
+        if (batch.length >= ZNG_BATCH) return batch;
         continue;
       }
       if (this.ended) return batch;

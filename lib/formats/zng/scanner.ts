@@ -69,6 +69,14 @@ export interface ScannerOptions {
 
 const EMPTY: Uint8Array = new Uint8Array(0);
 
+/**
+ * The most values decoded at a time from a frame of their own (a decoder's
+ * batch once it has this many): a head or a merge that needs a few values of
+ * each of many objects decodes little more than that, and a scan's operators
+ * take batches that stay in the young generation (full scans ran no slower).
+ */
+export const ZNG_BATCH = 256;
+
 export class ZngScanner {
   private buf: Uint8Array = EMPTY;
   private pos = 0;
@@ -93,6 +101,10 @@ export class ZngScanner {
   /** With opts.select: which values to decode, and the number of the next one. */
   private selected: Uint8Array | null;
   private row: number;
+  /** The rest of a values frame decoded in batches: its buffer and what is left of it. */
+  private pendBuf: Uint8Array = EMPTY;
+  private pendPos = 0;
+  private pendEnd = 0;
 
   constructor(opts: ScannerOptions = {}) {
     this.types = new StreamTypes(opts.validate ?? false, opts.project);
@@ -142,6 +154,10 @@ export class ZngScanner {
   }
 
   private frames(): number {
+    if (this.pendPos < this.pendEnd) {
+      this.values = this.decodeValues(this.pendBuf, this.pendPos, this.pendEnd, true);
+      return VALUES;
+    }
     for (;;) {
       const buf = this.buf, len = buf.length, start = this.pos;
       let p = start;
@@ -207,7 +223,12 @@ export class ZngScanner {
           this.types.decode(payload, from, to);
           continue;
         case FRAME_VALUES:
-          this.values = this.decodeValues(payload, from, to, payload !== buf);
+          if (payload !== buf) {
+            // A frame of its own (decompressed): decoded a batch at a time.
+            this.pendBuf = payload;
+            this.pendEnd = to;
+            this.values = this.decodeValues(payload, from, to, true);
+          } else this.values = this.decodeValues(payload, from, to, false, Infinity);
           return VALUES;
         default:
           if (to === from) throw malformed();
@@ -262,7 +283,18 @@ export class ZngScanner {
   }
 
   /** The values of a frame; `fresh` when buf is the frame's own (decompressed) bytes. */
-  private decodeValues(buf: Uint8Array, p: number, end: number, fresh: boolean): Value[] {
+  /**
+   * Decodes the values of buf[p, end), up to `most` of them (a batch; an
+   * owned frame's rest is left pending for the next step: a head or a merge
+   * that needs a few values of a frame decodes no more than a batch).
+   */
+  private decodeValues(
+    buf: Uint8Array,
+    p: number,
+    end: number,
+    fresh: boolean,
+    most = ZNG_BATCH,
+  ): Value[] {
     const body = this.body;
     const types = this.types;
     body.setBuffer(buf);
@@ -271,7 +303,8 @@ export class ZngScanner {
     // Views of a frame's own bytes; copies of the input's, whose buffer is not the frame's.
     const raws: Uint8Array[] | null = this.keepRaws ? [] : null;
     const selected = this.selected;
-    while (p < end) {
+    let n = 0;
+    while (p < end && n < most) {
       // The type id.
       let id = buf[p++];
       if (id > 0x7f) {
@@ -304,6 +337,7 @@ export class ZngScanner {
         if (tag !== 0) p += len;
         continue;
       }
+      n++;
       if (tag === 0) {
         out.push(new Value(t, null));
         sizes?.push(0);
@@ -318,6 +352,8 @@ export class ZngScanner {
     }
     if (sizes !== null) this.sizes = sizes;
     if (raws !== null) this.raws = raws;
+    this.pendPos = fresh ? p : 0;
+    if (!fresh) this.pendEnd = 0;
     return out;
   }
 }

@@ -1,0 +1,136 @@
+// Query shapes beyond the service benchmark's named set, as a user trying
+// loch would write them: filters with functions, sorts by any field, tail,
+// uniq, fuse, put, rename, grouping by time buckets, dcount. loch serve and
+// zed serve side by side on the Zeek logs (1x, one POST per file, a pool
+// keyed ts ascending), warm (the median of 7 runs after 3), each answer
+// compared with Zed's (as sorted lines: groupings come in any order). It
+// prints loch/Zed per shape and how many are over 0.5 and over 1.
+//
+//   deno task bench --only shapes
+
+import { join } from "./path.ts";
+import { drain, fileBody, ServerProcess } from "./httpclient.ts";
+import { zeekFiles } from "./lake.ts";
+import { median, repoRoot } from "./util.ts";
+
+const ZED_DIR = join(repoRoot, "..", "shared", "tools", "zed-v1.3.0");
+
+export const SHAPES = [
+  '_path=="conn" | count()',
+  '_path=="dns" and query=="www.google.com" | count()',
+  "query matches *google* | count()",
+  "grep(/google/, query) | count()",
+  'query in ["www.google.com","www.bing.com"] | count()',
+  "has(rtt) | count()",
+  "not has(rtt) | count()",
+  "typeof(rtt)==<float64> | count()",
+  'rtt > 0.1 or rcode_name=="NXDOMAIN" | count()',
+  "len(query) > 30 | count()",
+  'lower(query)=="www.google.com" | count()',
+  'cidr_match(10.47.0.0/16, this["id.orig_h"]) | count()',
+  '_path=="conn" | sum(orig_bytes) by proto',
+  "count() by _path, proto | sort -r count | head 5",
+  "dcount(query)",
+  "collect(qtype_name) by rcode_name | count()",
+  "min(ts), max(ts)",
+  "count() by every(1h)",
+  "count() by query | sort -r count | head 10",
+  '_path=="ssl" | count() by server_name | sort -r count | head 5',
+  "yield query | head 5",
+  "rename q:=query | head 3",
+  "cut query | head 100",
+  "head 1000 | count()",
+  "tail 5",
+  "cut ts, _path | tail 10",
+  "sort query | head 5",
+  "sort -r rtt | head 5",
+  "sort -r rtt | head 500",
+  'sort -r this["id.orig_p"] | head 20',
+  "top 5 rtt",
+  "put x:=rtt*1000 | sum(x)",
+  "uniq -c | count()",
+  "fuse | head 1",
+];
+
+async function load(s: ServerProcess, files: string[]): Promise<void> {
+  const post = async (path: string, body: BodyInit) =>
+    await drain(
+      await fetch(s.url + path, { method: "POST", body, headers: { Accept: "application/json" } }),
+      path,
+    );
+  await post("/pool", JSON.stringify({ name: "asc", layout: { order: "asc", keys: [["ts"]] } }));
+  for (const f of files) await post("/pool/asc/branch/main", await fileBody(f));
+}
+
+async function timed(base: string, text: string): Promise<{ ms: number; body: string }> {
+  const t0 = performance.now();
+  const res = await fetch(`${base}/query`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/x-zson" },
+    body: JSON.stringify({ query: `from asc | ${text}` }),
+  });
+  const body = await res.text();
+  const ms = performance.now() - t0;
+  if (!res.ok) throw new Error(`${text}: HTTP ${res.status}: ${body}`);
+  return { ms, body };
+}
+
+async function warm(base: string, text: string): Promise<{ ms: number; body: string }> {
+  let body = "";
+  for (let i = 0; i < 3; i++) body = (await timed(base, text)).body;
+  const ts: number[] = [];
+  for (let i = 0; i < 7; i++) ts.push((await timed(base, text)).ms);
+  return { ms: median(ts), body };
+}
+
+const sortedLines = (s: string) => s.split("\n").filter((l) => l !== "").sort().join("\n");
+
+export async function shapesBenchmarks(tmp: string): Promise<void> {
+  const zedExe = join(ZED_DIR, "zed");
+  if (!(await Deno.stat(zedExe).then(() => true, () => false))) {
+    console.log("shapes: zed not found beside the project; skipped");
+    return;
+  }
+  const files = await zeekFiles(tmp);
+  const dir = await Deno.makeTempDir({ dir: tmp, prefix: "shapes-" });
+  const loch = await ServerProcess.start(join(dir, "loch"), dir);
+  const zed = await ServerProcess.startZed(zedExe, join(dir, "zed"), dir);
+  try {
+    await load(loch, files);
+    await load(zed, files);
+    console.log("shapes (1x, pool keyed ts ascending; warm ms, median of 7 after 3):");
+    console.log("   loch      zed  loch/zed  answer  query");
+    let over1 = 0, overHalf = 0, differ = 0;
+    for (const text of SHAPES) {
+      const l = await warm(loch.url, text);
+      const z = await warm(zed.url, text);
+      const r = l.ms / z.ms;
+      if (r > 1) over1++;
+      if (r > 0.5) overHalf++;
+      const same = sortedLines(l.body) === sortedLines(z.body);
+      if (!same) differ++;
+      console.log(
+        `${l.ms.toFixed(1).padStart(7)} ${z.ms.toFixed(1).padStart(8)} ${
+          r.toFixed(2).padStart(9)
+        }  ${same ? "equal " : "DIFFER"}  ${text}`,
+      );
+    }
+    console.log(
+      `  ${SHAPES.length} shapes: ${over1} slower than Zed, ${overHalf} over half its time, ` +
+        `${differ} answers differ`,
+    );
+  } finally {
+    await loch.stop();
+    await zed.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  const tmp = await Deno.makeTempDir({ prefix: "loch-shapes-" });
+  try {
+    await shapesBenchmarks(tmp);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
