@@ -53,12 +53,20 @@ export const SHAPES = [
 ];
 
 async function load(s: ServerProcess, files: string[]): Promise<void> {
-  const post = async (path: string, body: BodyInit) =>
+  const post = async (path: string, body: BodyInit, headers: HeadersInit = {}) =>
     await drain(
-      await fetch(s.url + path, { method: "POST", body, headers: { Accept: "application/json" } }),
+      await fetch(s.url + path, {
+        method: "POST",
+        body,
+        headers: { Accept: "application/json", ...headers },
+      }),
       path,
     );
-  await post("/pool", JSON.stringify({ name: "asc", layout: { order: "asc", keys: [["ts"]] } }));
+  await post(
+    "/pool",
+    JSON.stringify({ name: "asc", layout: { order: "asc", keys: [["ts"]] } }),
+    { "Content-Type": "application/json" },
+  );
   for (const f of files) await post("/pool/asc/branch/main", await fileBody(f));
 }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
+import type * as ast from "../../lib/query/ast.ts";
 import { parseQuery } from "../../lib/query/parser/parse.ts";
-import { fieldDemand } from "../../lib/query/compiler/demand.ts";
+import { fieldDemand, fieldPathOf } from "../../lib/query/compiler/demand.ts";
 import { compileQuery } from "../../lib/query/compiler/compile.ts";
 
 function demand(query: string): string[] | null {
@@ -80,4 +81,18 @@ Deno.test("from lifts the leading filter, and a pool performs a sort, count or s
   assert.equal(q7.sources!.length, 2);
   assert.equal(q7.sources![0].filter, null);
   assert.notEqual(q7.sources![1].filter, null);
+});
+
+Deno.test("field paths: dotted names and fields by name in brackets", () => {
+  const path = (text: string) => {
+    const op = parseQuery(`yield ${text}`).ops[0];
+    assert.equal(op.kind, "Yield");
+    return fieldPathOf((op as ast.Op & { kind: "Yield" }).exprs[0]);
+  };
+  assert.deepEqual(path("a.b"), ["a", "b"]);
+  assert.deepEqual(path('this["id.orig_p"]'), ["id.orig_p"]);
+  assert.deepEqual(path('a["b.c"].d'), ["a", "b.c", "d"]);
+  assert.equal(path("a[1]"), null);
+  assert.equal(path("a[b]"), null);
+  assert.equal(path("f(a)"), null);
 });

@@ -167,5 +167,12 @@ export function fieldPathOf(e: ast.Expr): string[] | null {
     const p = fieldPathOf(e.lhs);
     return p === null ? null : [...p, e.rhs.name];
   }
+  // this["id.orig_p"], a["b"]: a field by its name.
+  if (
+    e.kind === "BinaryExpr" && e.op === "[" && e.rhs.kind === "Primitive" && e.rhs.type === "string"
+  ) {
+    const p = fieldPathOf(e.lhs);
+    return p === null ? null : [...p, e.rhs.text];
+  }
   return null;
 }
