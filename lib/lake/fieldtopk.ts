@@ -15,17 +15,10 @@
 import { lookupPath, type Selection, type VectorFilter } from "../query/mod.ts";
 import { compareStrings } from "../zed/utf8.ts";
 import {
-  ID_DURATION,
-  ID_FLOAT32,
-  ID_FLOAT64,
-  ID_INT16,
-  ID_INT32,
-  ID_INT64,
+  ID_INT8,
   ID_STRING,
-  ID_TIME,
-  ID_UINT16,
-  ID_UINT32,
-  ID_UINT64,
+  ID_UINT8,
+  isNumber,
   Kind,
   type Type,
   typeUnder,
@@ -59,19 +52,10 @@ export interface FieldTopKPlan {
 const MAX_LIMIT = 10_000;
 const MAX_CANDIDATES = 200_000;
 
-/** Types whose order the sort gives as numbers or as strings. */
-const NUMERIC = new Set([
-  ID_INT16,
-  ID_INT32,
-  ID_INT64,
-  ID_UINT16,
-  ID_UINT32,
-  ID_UINT64,
-  ID_FLOAT32,
-  ID_FLOAT64,
-  ID_TIME,
-  ID_DURATION,
-]);
+/** Numbers the sort compares as numbers (int8 and uint8 it compares by their bytes). */
+function numeric(id: number): boolean {
+  return isNumber(id) && id !== ID_INT8 && id !== ID_UINT8;
+}
 
 /** A row that may be among the best: its object, row and sort value. */
 interface Candidate extends Pick {
@@ -120,7 +104,7 @@ export async function fieldTopK(
     if (ref === null) continue;
     if (type === null) {
       const u = typeUnder(ref.type);
-      if (u.kind !== Kind.Primitive || !(NUMERIC.has(u.id) || u.id === ID_STRING)) return null;
+      if (u.kind !== Kind.Primitive || !(numeric(u.id) || u.id === ID_STRING)) return null;
       type = ref.type;
     } else if (ref.type !== type) return null;
     const found = best(await c.vector(ref), sel?.all === false ? sel.rows : null, i, plan);

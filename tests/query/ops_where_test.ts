@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Filter, ScanFilter } from "../../lib/query/ops/where.ts";
+import { Filter } from "../../lib/query/ops/where.ts";
 import { Yield } from "../../lib/query/ops/yield.ts";
 import type { Expr } from "../../lib/query/runtime/expr.ts";
 import {
@@ -111,7 +111,7 @@ Deno.test("yield: missing is kept, errors are values", () => {
 });
 
 Deno.test("a lifted filter keeps only a result of type bool that is true", () => {
-  const scan = (pred: Expr) => runBoth.bind(null, (next) => new ScanFilter(next, pred));
+  const scan = (pred: Expr) => runBoth.bind(null, (next) => new Filter(next, pred, true));
   const t = zctx.lookupNamed("flag", TypeBool);
   const drop = [
     boolValue(false),

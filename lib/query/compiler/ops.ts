@@ -23,7 +23,7 @@ import { Merge } from "../ops/merge.ts";
 import { compileLateral, type Locals, Over } from "../ops/over.ts";
 import { Top } from "../ops/top.ts";
 import { Shape } from "../ops/shape.ts";
-import { Filter, ScanFilter } from "../ops/where.ts";
+import { Filter } from "../ops/where.ts";
 import { Yield } from "../ops/yield.ts";
 import type { Expr } from "../runtime/expr.ts";
 import { BoolSwitch, Fork, ValueSwitch } from "../runtime/flow.ts";
@@ -98,7 +98,7 @@ export class OpCompiler {
     if (lifted !== null) {
       const pred = this.exprs.compile(lifted, scope);
       const after = this.chain(rest, scope);
-      return { inputs: 1, sources: null, make: (next) => [new ScanFilter(after(next), pred)] };
+      return { inputs: 1, sources: null, make: (next) => [new Filter(after(next), pred, true)] };
     }
     const make = this.chain(ops, scope);
     return { inputs: 1, sources: null, make: (next) => [make(next)] };

@@ -27,7 +27,7 @@ export function filterOne(v: Value, r: Value): Value | undefined {
 
 /**
  * Whether a filter lifted into its source (the first filter after a `from`
- * or the query's inputs) keeps v, whose predicate result is r. The
+ * or the query's inputs) keeps a value whose predicate result is r. The
  * reference's scanners apply such a filter themselves, by another rule than
  * the operator's: only a result of type bool (not a named one) that is true
  * keeps a value; an error of any kind, a non-bool or null drops it.
@@ -36,34 +36,27 @@ export function scanKeeps(r: Value): boolean {
   return r.type === TypeBool && r.body === true;
 }
 
+/**
+ * The filter operator; lifted: a filter lifted into the query's inputs,
+ * which keeps the values scanKeeps does.
+ */
 export class Filter extends Unary {
-  constructor(next: Op, private readonly pred: Expr) {
+  constructor(next: Op, private readonly pred: Expr, private readonly lifted = false) {
     super(next);
   }
 
   push(batch: Batch): void {
-    const pred = this.pred;
+    const pred = this.pred, lifted = this.lifted;
     const out: Value[] = [];
     for (let i = 0; i < batch.length; i++) {
       const v = batch[i];
-      const r = filterOne(v, pred(v));
-      if (r !== undefined) out.push(r);
-    }
-    this.emit(out);
-  }
-}
-
-/** A filter lifted into the query's inputs: keeps the values scanKeeps does. */
-export class ScanFilter extends Unary {
-  constructor(next: Op, private readonly pred: Expr) {
-    super(next);
-  }
-
-  push(batch: Batch): void {
-    const pred = this.pred;
-    const out: Value[] = [];
-    for (let i = 0; i < batch.length; i++) {
-      if (scanKeeps(pred(batch[i]))) out.push(batch[i]);
+      const r = pred(v);
+      if (lifted) {
+        if (scanKeeps(r)) out.push(v);
+        continue;
+      }
+      const kept = filterOne(v, r);
+      if (kept !== undefined) out.push(kept);
     }
     this.emit(out);
   }
