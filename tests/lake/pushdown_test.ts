@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { setUseColumns } from "../../lib/lake/sources.ts";
+import { setQueryMemory, threadMemoryHeld } from "../../lib/query/mod.ts";
 import type { Lake } from "../../lib/lake/lake.ts";
 import { clearColumnCache, columnCache } from "../../lib/lake/columns/mod.ts";
 import { agreed, keyedPool, lines, loadText, query, range, records, withLake } from "./helpers.ts";
@@ -508,5 +509,32 @@ Deno.test("tail from columns: the last rows of each object, in pool order, equal
       cols.stats.bytesFetched < rows.stats.bytesFetched / 4,
       `${cols.stats.bytesFetched} of ${rows.stats.bytesFetched} bytes fetched`,
     );
+  });
+});
+
+Deno.test("operators a pool runs itself count against the query's memory, by rows and by columns", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "ts");
+    let text = "";
+    for (let i = 0; i < 20_000; i++) text += `{ts:${i},s:"${"x".repeat(80)}"}\n`;
+    await loadText(lake, p, text);
+    setQueryMemory("1MiB");
+    try {
+      for (const columns of [true, false]) {
+        setUseColumns(columns);
+        try {
+          // Beyond what columns take on: the operator, in the query's account.
+          await assert.rejects(
+            query(lake, "from p | tail 1000000"),
+            /tail would hold more than the query's 1 MiB/,
+          );
+        } finally {
+          setUseColumns(true);
+        }
+      }
+    } finally {
+      setQueryMemory(undefined);
+    }
+    assert.equal(threadMemoryHeld(), 0);
   });
 });

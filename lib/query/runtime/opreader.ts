@@ -9,29 +9,34 @@ import { buildPausing, maybeYield } from "./turns.ts";
 
 export class OpReader implements ValueReader {
   private collector = new Collector();
-  private head: Op;
+  private head: Op | null = null;
   private out: Batch[] = [];
   private ended = false;
 
-  constructor(private input: ValueReader, make: OpFactory, private signal?: AbortSignal) {
-    // End-of-input work (a sort's) takes turns with the event loop.
-    this.head = buildPausing(maybeYield, () => make(this.collector));
-  }
+  constructor(
+    private input: ValueReader,
+    private make: OpFactory,
+    private signal?: AbortSignal,
+  ) {}
 
   async read(): Promise<Batch | null> {
+    // Built at the first read, within the query's run: what the operators
+    // hold is counted in its scope (sources are opened before it starts).
+    // End-of-input work (a sort's) takes turns with the event loop.
+    const head = this.head ??= buildPausing(maybeYield, () => this.make(this.collector));
     for (;;) {
       if (this.out.length === 0) this.out = this.collector.take();
       const b = this.out.shift();
       if (b !== undefined) return b;
       if (this.ended) return null;
       this.signal?.throwIfAborted();
-      const batch = this.head.done ? null : await this.input.read();
+      const batch = head.done ? null : await this.input.read();
       if (batch === null) {
-        await this.head.end();
+        await head.end();
         this.ended = true;
         continue;
       }
-      this.head.push(batch);
+      head.push(batch);
       await maybeYield();
     }
   }
