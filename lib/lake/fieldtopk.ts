@@ -57,6 +57,8 @@ function numeric(id: number): boolean {
   return isNumber(id) && id !== ID_INT8 && id !== ID_UINT8;
 }
 
+const EMPTY = new Float64Array(0);
+
 /** A row that may be among the best: its object, row and sort value. */
 interface Candidate extends Pick {
   num: number;
@@ -118,8 +120,7 @@ export async function fieldTopK(
   const picks = await inPoolOrder(all, live, cols, key, made, byValue(plan.reverse));
   if (picks === null) return null;
   const out = await made.values(live, cols, picks.slice(0, limit));
-  await countWholeRead(stats, live, cols, sels);
-  stats.objectsPruned += objects.length - live.length;
+  await countWholeRead(stats, objects, live, cols, sels);
   return out;
 }
 
@@ -139,17 +140,18 @@ function best(
   const order = new Float64Array(n);
   const sign = plan.reverse ? -1 : 1;
   // The sort values: numbers in num, strings in strs (or the entries of a dictionary).
-  const num = new Float64Array(n);
+  let num: Float64Array = EMPTY;
   let strs: Body[] | null = null;
   if (v instanceof NumberVector) {
     if (v.big !== null) return null;
-    num.set(v.f64);
+    num = v.f64;
   } else if (v instanceof DictVector) {
     const entries = v.dict as Body[];
     const index = v.index;
     if (typeof entries[0] === "string") strs = entries;
     else {
       for (const e of entries) if (typeof e !== "number") return null;
+      num = new Float64Array(n);
       for (let r = 0; r < n; r++) if (state[r] === VALUE) num[r] = entries[index[r]] as number;
     }
   } else if (v instanceof BinaryVector && v.isString) {
@@ -208,7 +210,7 @@ function best(
     if (state[r] !== VALUE || (sel !== null && sel[r] !== 1) || order[r] > bound) continue;
     const str = strs === null ? "" : strs[entry === null ? r : entry[r]] as string;
     if (rows.length === MAX_CANDIDATES) return null;
-    rows.push({ obj, row: r, num: num[r], str });
+    rows.push({ obj, row: r, num: strs === null ? num[r] : 0, str });
   }
   return { rows, values };
 }

@@ -14,7 +14,6 @@
 import type { ValueReader } from "../formats/io.ts";
 import { type Expr, type HeadCut, LimitReader, OpReader, type VectorFilter } from "../query/mod.ts";
 import type { Batch, Value } from "../zed/value.ts";
-import { encodeBody } from "../zed/zcode.ts";
 import type { Vector } from "../zed/vector.ts";
 import { type ObjectColumns, openColumns } from "./columns/mod.ts";
 import { comparePrefixes, Cursor, CursorHeap, cursorOrder, sharedPrefix } from "./headmerge.ts";
@@ -234,20 +233,9 @@ export class HeadScan implements ValueReader {
       else for (let i = a; i < b; i++) picks[i] = sorted[i - a];
     }
     if (undecided.length === 0) return;
-    const byObj = new Map<number, Pick[]>();
-    for (const [a, b] of undecided) {
-      for (let i = a; i < b; i++) {
-        let list = byObj.get(picks[i].obj);
-        if (list === undefined) byObj.set(picks[i].obj, list = []);
-        list.push(picks[i]);
-      }
-    }
-    const enc = new Map<Pick, Uint8Array>();
-    for (const [obj, list] of byObj) {
-      list.sort((x, y) => x.row - y.row);
-      const vals = await this.picked.fromRows(run[obj], list.map((p) => p.row), false);
-      list.forEach((p, k) => enc.set(p, encodeBody(vals[k].type, vals[k].body)));
-    }
+    const tied: Pick[] = [];
+    for (const [a, b] of undecided) for (let i = a; i < b; i++) tied.push(picks[i]);
+    const enc = await this.picked.encodings(run, tied);
     for (const [a, b] of undecided) {
       const sorted = picks.slice(a, b).sort((x, y) =>
         this.key.compareTies(enc.get(x)!, enc.get(y)!)

@@ -132,6 +132,26 @@ export class PickedValues {
     }
     return out;
   }
+
+  /** The encoded bodies of picked rows (whole values, decoded for this), by pick. */
+  async encodings<T extends Pick>(
+    run: DataObject[],
+    picks: Iterable<T>,
+  ): Promise<Map<T, Uint8Array>> {
+    const byObj = new Map<number, T[]>();
+    for (const p of picks) {
+      let list = byObj.get(p.obj);
+      if (list === undefined) byObj.set(p.obj, list = []);
+      list.push(p);
+    }
+    const enc = new Map<T, Uint8Array>();
+    for (const [o, list] of byObj) {
+      list.sort((x, y) => x.row - y.row);
+      const vals = await this.fromRows(run[o], list.map((p) => p.row), false);
+      list.forEach((p, k) => enc.set(p, encodeBody(vals[k].type, vals[k].body)));
+    }
+    return enc;
+  }
 }
 
 /** What a cut makes of values (one each). */
@@ -199,18 +219,7 @@ export async function inPoolOrder<T extends Pick>(
   }
   if (tied.length === 0) return sorted;
   // The tied rows' encodings, then the sort again with them.
-  const enc = new Map<T, Uint8Array>();
-  const byObj = new Map<number, T[]>();
-  for (const c of tied) {
-    let list = byObj.get(c.obj);
-    if (list === undefined) byObj.set(c.obj, list = []);
-    list.push(c);
-  }
-  for (const [o, list] of byObj) {
-    list.sort((x, y) => x.row - y.row);
-    const vals = await made.fromRows(live[o], list.map((c) => c.row), false);
-    list.forEach((c, k) => enc.set(c, encodeBody(vals[k].type, vals[k].body)));
-  }
+  const enc = await made.encodings(live, tied);
   return rows.slice().sort((a, b) => {
     const c = byKey(a, b);
     if (c !== 0) return c;
@@ -220,17 +229,20 @@ export async function inPoolOrder<T extends Pick>(
 }
 
 /**
- * Counts objects as read whole (an operator that needs every value, such as
- * sort or tail, reads them all), and the rows their selections pass as matched.
+ * Counts the live objects of objects (the others pruned) as read whole (an
+ * operator that needs every value, such as sort or tail, reads them all), and
+ * the rows their selections pass as matched.
  */
 export async function countWholeRead(
   stats: ScanStats,
   objects: DataObject[],
+  live: DataObject[],
   cols: ObjectColumns[],
   sels: (Selection | null)[],
 ): Promise<void> {
-  for (let i = 0; i < objects.length; i++) {
-    const o = objects[i], sel = sels[i];
+  stats.objectsPruned += objects.length - live.length;
+  for (let i = 0; i < live.length; i++) {
+    const o = live[i], sel = sels[i];
     stats.objectsRead++;
     countObjectRead(stats, o);
     if (sel === null || sel.all) {

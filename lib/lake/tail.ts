@@ -74,7 +74,6 @@ export async function tailFromColumns(
   const ordered = await inPoolOrder(last, live, cols, key, made);
   if (ordered === null) return null;
   const out = await made.values(live, cols, ordered.slice(Math.max(0, ordered.length - limit)));
-  await countWholeRead(stats, live, cols, sels);
-  stats.objectsPruned += objects.length - live.length;
+  await countWholeRead(stats, objects, live, cols, sels);
   return out;
 }
