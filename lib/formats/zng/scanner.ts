@@ -282,11 +282,11 @@ export class ZngScanner {
     return -2;
   }
 
-  /** The values of a frame; `fresh` when buf is the frame's own (decompressed) bytes. */
   /**
-   * Decodes the values of buf[p, end), up to `most` of them (a batch; an
-   * owned frame's rest is left pending for the next step: a head or a merge
-   * that needs a few values of a frame decodes no more than a batch).
+   * The values of a frame, buf[p, end); `fresh` when buf is the frame's own
+   * (decompressed) bytes. Up to `most` of them: a fresh frame's rest is left
+   * pending for the next step (a head or a merge that needs a few values of a
+   * frame decodes no more than a batch).
    */
   private decodeValues(
     buf: Uint8Array,
@@ -352,8 +352,7 @@ export class ZngScanner {
     }
     if (sizes !== null) this.sizes = sizes;
     if (raws !== null) this.raws = raws;
-    this.pendPos = fresh ? p : 0;
-    if (!fresh) this.pendEnd = 0;
+    if (fresh) this.pendPos = p;
     return out;
   }
 }

@@ -1,0 +1,351 @@
+// How one pool's snapshot is read for a query's source plan: its filter
+// (with a range clause), and the pushdown the planner gave it carried out by
+// the cheapest means each object has — a count, a summary, a sort (by the
+// pool key from the far end, or by another field from columns), a head or a
+// tail — else a scan in pool order. sources.ts resolves which snapshot.
+
+import type { ValueReader } from "../formats/io.ts";
+import {
+  type Expr,
+  FALSE,
+  type HeadCut,
+  LimitReader,
+  type OpFactory,
+  OpReader,
+  type Pushdown,
+  scanKeeps,
+  type SourcePlan,
+  TRUE,
+  type VectorFilter,
+} from "../query/mod.ts";
+import type { Batch, Value } from "../zed/value.ts";
+import type { Lake } from "./lake.ts";
+import type { CommitView } from "./meta.ts";
+import { PoolKey } from "./poolkey.ts";
+import {
+  exactKeyRange,
+  intersectRanges,
+  keyInRange,
+  type KeyRange,
+  keyRange,
+  spanMayMatch,
+} from "./prune.ts";
+import { CountScan } from "./count.ts";
+import { SummarizeScan } from "./summarize.ts";
+import type { ShareContext } from "./share.ts";
+import { TopKScan } from "./topk.ts";
+import { HeadScan } from "./head.ts";
+import { fieldTopK } from "./fieldtopk.ts";
+import { tailFromColumns } from "./tail.ts";
+import { openColumns } from "./columns/mod.ts";
+import type { DataObject } from "./objects.ts";
+import { ID_INT8, ID_UINT8, underId } from "../zed/types.ts";
+import { PoolScan, type ScanOptions, type ScanStats } from "./scan.ts";
+import { IndexedPoolScan } from "./index/indexedscan.ts";
+import { indexTerms } from "./index/terms.ts";
+
+/** How one pool's snapshot is read for a plan: its filter, and its pushdown carried out. */
+export class PoolReading {
+  private key: PoolKey;
+  /** The `range L to U` clause's bounds. */
+  private bounds: KeyRange | null;
+  /** The filter, with values outside the range clause dropped first. */
+  private pred: Expr | null;
+  /** Keys outside this range cannot pass. */
+  private range: KeyRange | null;
+  /** The filter over columns (not with a range clause, which it does not see). */
+  private vector: VectorFilter | null;
+
+  constructor(
+    private lake: Lake,
+    private view: CommitView,
+    private plan: SourcePlan,
+    private stats: ScanStats,
+    private signal: AbortSignal | undefined,
+    private sharing: ShareContext | undefined,
+  ) {
+    this.key = PoolKey.of(view.pool);
+    const f = plan.filter;
+    this.bounds = rangeClause(plan);
+    const pred = f?.pred ?? null;
+    this.pred = this.bounds === null ? pred : boundedFilter(this.key, this.bounds, pred);
+    const range = f !== null && f.fieldsOnly ? keyRange(f.ast, this.key.path) : null;
+    this.range = intersectRanges(range, this.bounds);
+    this.vector = this.bounds === null && useColumns() ? f?.vector ?? null : null;
+  }
+
+  open(): ValueReader {
+    const p = this.plan.pushdown;
+    switch (p?.kind) {
+      case "count":
+        return this.count(p.field);
+      case "summarize":
+        return new SummarizeScan(
+          this.lake,
+          this.view.pool,
+          this.key,
+          this.view.objects,
+          {
+            make: p.make,
+            vector: useColumns() ? p.vector : null,
+            orderFree: p.orderFree,
+            range: this.range,
+            filter: this.pred,
+            vectorFilter: this.vector,
+            fields: this.plan.fields,
+          },
+          this.stats,
+          this.signal,
+          this.sharing,
+        );
+      case "sort":
+        return this.sort(p);
+      case "head":
+        return this.head(p.limit, p.cut);
+      case "tail":
+        if (
+          this.bounds !== null || !useColumns() ||
+          (this.plan.filter !== null && this.vector === null)
+        ) {
+          return new OpReader(this.scan(true), p.make, this.signal);
+        }
+        return new TopKReader(
+          this,
+          p.make,
+          () =>
+            tailFromColumns(this.lake, this.view.pool, this.key, this.view.objects, {
+              limit: p.limit,
+              range: this.range,
+              vector: this.vector,
+              fields: this.plan.fields,
+              cut: p.cut,
+            }, this.stats),
+        );
+    }
+    return this.scan(this.plan.ordered);
+  }
+
+  /** The first n values in pool order (cut, when given). */
+  private head(n: number, cut: HeadCut | null = null): ValueReader {
+    if (this.bounds !== null || !useColumns()) {
+      const first = new LimitReader(this.scan(true), n);
+      return cut === null ? first : new OpReader(first, cut.make, this.signal);
+    }
+    return new HeadScan(this.lake, this.view.pool, this.key, this.view.objects, {
+      limit: n,
+      range: this.range,
+      filter: this.pred,
+      vector: this.vector,
+      fields: this.plan.fields,
+      cut,
+    }, this.stats);
+  }
+
+  /** The values that pass the filter, in pool order unless unordered. */
+  private scan(ordered: boolean): ValueReader {
+    const { lake, view, plan } = this;
+    const f = plan.filter;
+    const opts: ScanOptions = {
+      range: this.range,
+      filter: this.pred,
+      fields: plan.fields,
+      ordered,
+      stats: this.stats,
+    };
+    if (this.vector !== null) {
+      opts.vector = { filter: this.vector, columns: (o) => openColumns(lake, view.pool.id, o) };
+    }
+    // Field indexes may skip objects (or parts) for equality terms.
+    const terms = f !== null && f.fieldsOnly && view.indexes.length > 0 ? indexTerms(f.ast) : null;
+    if (terms !== null) {
+      return new IndexedPoolScan(
+        lake,
+        view.pool,
+        this.key,
+        view.objects,
+        view.indexes,
+        terms,
+        opts,
+      );
+    }
+    return new PoolScan(lake, view.pool, this.key, view.objects, opts);
+  }
+
+  private count(field: string): ValueReader {
+    const f = this.plan.filter;
+    // The filter passes exactly the keys of a range (or everything), so metadata can count.
+    let exact: KeyRange | null | undefined = undefined;
+    if (f === null) exact = this.bounds;
+    else if (f.fieldsOnly && this.bounds === null) {
+      exact = exactKeyRange(f.ast, this.key.path) ?? undefined;
+    }
+    return new CountScan(
+      this.lake,
+      this.view.pool,
+      this.key,
+      this.view.objects,
+      {
+        exact,
+        range: this.range,
+        filter: this.pred,
+        vector: this.vector,
+        fields: this.plan.fields,
+      },
+      field,
+      this.stats,
+      this.sharing,
+      this.signal,
+    );
+  }
+
+  private sort(p: Pushdown & { kind: "sort" }): ValueReader {
+    const key = this.key;
+    const onKey = p.path.length === key.path.length && p.path.every((x, i) => x === key.path[i]);
+    const numericOrder = this.view.objects.every(comparesAsPoolOrder);
+    if (onKey && numericOrder && !p.nullsFirst) {
+      if (p.reverse === key.desc) {
+        // The pool's own order.
+        return p.limit === null ? this.scan(true) : this.head(p.limit);
+      }
+      if (p.limit !== null && p.limit > 0 && this.bounds === null) {
+        return new TopKReader(this, p.make, async () => {
+          const topk = this.topK(p);
+          const first = await topk.read();
+          return topk.found ? first ?? [] : null;
+        });
+      }
+    }
+    if (
+      !onKey && p.limit !== null && p.limit > 0 && !p.nullsFirst && this.bounds === null &&
+      useColumns() && (this.plan.filter === null || this.vector !== null)
+    ) {
+      return new TopKReader(this, p.make, () => this.fieldTopK(p));
+    }
+    return new OpReader(this.scan(true), p.make, this.signal);
+  }
+
+  /** A top-k by a field from columns: the values, or null when the columns cannot tell. */
+  fieldTopK(p: Pushdown & { kind: "sort" }): Promise<Value[] | null> {
+    return fieldTopK(this.lake, this.view.pool, this.key, this.view.objects, {
+      path: p.path,
+      reverse: p.reverse,
+      limit: p.limit!,
+      range: this.range,
+      vector: this.vector,
+      fields: this.plan.fields,
+    }, this.stats);
+  }
+
+  /** The top-k read, falling back to a full sort when it comes up short. */
+  topK(p: Pushdown & { kind: "sort" }): TopKScan {
+    const live = this.range === null
+      ? this.view.objects
+      : this.view.objects.filter((o) => spanMayMatch(o.span, this.range!));
+    return new TopKScan(
+      this.lake,
+      this.view.pool,
+      this.key,
+      live,
+      p.limit!,
+      this.pred,
+      this.stats,
+    );
+  }
+
+  /** The operators made by make over the pool's values in pool order. */
+  sorted(make: OpFactory): ValueReader {
+    return new OpReader(this.scan(true), make, this.signal);
+  }
+}
+
+/**
+ * A top-k read (by the pool key, or by a field from columns) or a tail from
+ * columns; the operators over all the values instead when it cannot tell
+ * (fewer values with keys, columns that do not).
+ */
+class TopKReader implements ValueReader {
+  private inner: ValueReader | null = null;
+  constructor(
+    private reading: PoolReading,
+    /** The operators to run over the pool's values instead. */
+    private make: OpFactory,
+    private find: () => Promise<Value[] | null>,
+  ) {}
+
+  async read(): Promise<Batch | null> {
+    if (this.inner === null) {
+      const found = await this.find();
+      this.inner = found !== null ? new ValuesReader(found, null) : this.reading.sorted(this.make);
+    }
+    return await this.inner.read();
+  }
+
+  close(): Promise<void> {
+    return this.inner?.close?.() ?? Promise.resolve();
+  }
+}
+
+/**
+ * Whether the sort orders the object's keys as the pool does: not for mixed
+ * key types, nor for int8 or uint8 keys (which sort compares numerically but
+ * pool order byte-wise).
+ */
+function comparesAsPoolOrder(o: DataObject): boolean {
+  if (o.span.mixed) return false;
+  for (const k of [o.span.lo, o.span.hi]) {
+    if (k === null) continue;
+    const id = underId(k.type);
+    if (id === ID_INT8 || id === ID_UINT8) return false;
+  }
+  return true;
+}
+
+/** Whether queries use objects' columns (LOCH_COLUMNS=off turns them off, for comparison). */
+export function useColumns(): boolean {
+  return columnsSetting;
+}
+
+let columnsSetting = Deno.env.get("LOCH_COLUMNS") !== "off";
+
+/** Turns the use of columns by queries on or off (tests compare both paths). */
+export function setUseColumns(on: boolean): void {
+  columnsSetting = on;
+}
+
+/** `range L to U` as a key range (inclusive). */
+function rangeClause(plan: SourcePlan): KeyRange | null {
+  const r = plan.range;
+  if (r === null || (r.lower === null && r.upper === null)) return null;
+  return {
+    lo: r.lower === null ? null : { value: r.lower, inclusive: true },
+    hi: r.upper === null ? null : { value: r.upper, inclusive: true },
+  };
+}
+
+/** The filter with values whose keys are outside the bounds dropped first. */
+function boundedFilter(key: PoolKey, bounds: KeyRange, filter: Expr | null): Expr {
+  return (v) => {
+    if (!keyInRange(key.keyOf(v), bounds)) return FALSE;
+    return filter === null ? TRUE : filter(v);
+  };
+}
+
+/** Values already in hand (meta-query results), filtered. */
+export class ValuesReader implements ValueReader {
+  constructor(private values: Value[] | null, private filter: Expr | null) {}
+
+  read(): Promise<Batch | null> {
+    const vals = this.values;
+    this.values = null;
+    if (vals === null) return Promise.resolve(null);
+    const pred = this.filter;
+    let out = vals;
+    if (pred !== null) {
+      out = [];
+      for (const v of vals) {
+        if (scanKeeps(pred(v))) out.push(v);
+      }
+    }
+    return Promise.resolve(out.length > 0 ? out : null);
+  }
+}
