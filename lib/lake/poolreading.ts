@@ -6,9 +6,11 @@
 
 import type { ValueReader } from "../formats/io.ts";
 import {
+  BatchesReader,
   type Expr,
   FALSE,
   type HeadCut,
+  type HeadThrough,
   LimitReader,
   type OpFactory,
   OpReader,
@@ -101,7 +103,7 @@ export class PoolReading {
       case "sort":
         return this.sort(p);
       case "head":
-        return this.head(p.limit, p.cut);
+        return p.through ? this.headThrough(p.limit, p.through) : this.head(p.limit, p.cut);
       case "tail":
         if (
           this.bounds !== null || !useColumns() ||
@@ -139,6 +141,24 @@ export class PoolReading {
       fields: this.plan.fields,
       cut,
     }, this.stats);
+  }
+
+  /**
+   * The first n values the per-value operators make: those of the first n
+   * in pool order (picked as for a head) where none is dropped, else the
+   * operators and the head over the pool's values in order.
+   */
+  private headThrough(n: number, through: HeadThrough): ValueReader {
+    if (this.bounds !== null || !useColumns() || n > MAX_HEAD_THROUGH) {
+      return this.sorted(through.whole);
+    }
+    return new TopKReader(this, through.whole, async () => {
+      const picked = await drain(this.head(n));
+      const made = await drain(
+        new OpReader(new BatchesReader([picked]), through.make, this.signal),
+      );
+      return made.length === picked.length ? made : null;
+    });
   }
 
   /** The values that pass the filter, in pool order unless unordered. */
@@ -283,6 +303,20 @@ class TopKReader implements ValueReader {
   close(): Promise<void> {
     return this.inner?.close?.() ?? Promise.resolve();
   }
+}
+
+/** Heads over this many go through the operators as they are (the picks are held at once). */
+const MAX_HEAD_THROUGH = 10_000;
+
+/** Every value of a reader, which is then closed. */
+async function drain(r: ValueReader): Promise<Value[]> {
+  const out: Value[] = [];
+  try {
+    for (let b = await r.read(); b !== null; b = await r.read()) for (const v of b) out.push(v);
+  } finally {
+    await r.close?.();
+  }
+  return out;
 }
 
 /**

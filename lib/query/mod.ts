@@ -18,7 +18,7 @@ export { ExprCompiler, literalValue } from "./compiler/expr.ts";
 export { OpCompiler } from "./compiler/ops.ts";
 export { Scope } from "./compiler/scope.ts";
 export { fieldPathOf } from "./compiler/demand.ts";
-export type { HeadCut, Pushdown } from "./planner/pushdown.ts";
+export type { HeadCut, HeadThrough, Pushdown } from "./planner/pushdown.ts";
 export { type ChannelWriter, type RunOptions, runQuery, runScoped } from "./run.ts";
 export { PartRun, SplitQuery } from "./split.ts";
 export { isFromQuery, isYieldQuery } from "./compiler/inputs.ts";

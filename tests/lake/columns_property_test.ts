@@ -95,6 +95,9 @@ const CONSUMERS: [string, boolean][] = [
   ["tail 60", false],
   ["cut ts,_path | tail 7", false],
   ["tail 3 | cut ts,query", false],
+  ["yield query | head 5", false],
+  ["rename q:=query | put z:=len(uid) | head 30", false],
+  ["yield quiet(query) | head 9", false],
   ["pass", false],
 ];
 

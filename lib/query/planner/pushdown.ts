@@ -42,8 +42,9 @@ export type Pushdown =
    * maps one to one). With `cut`: a cut of top-level fields by name next to
    * the head, which the source performs too (names: the fields, in order;
    * make: the operator itself, for values the source makes from rows).
+   * With `through`: per-value operators before the head (see HeadThrough).
    */
-  | { kind: "head"; limit: number; cut: HeadCut | null }
+  | { kind: "head"; limit: number; cut: HeadCut | null; through?: HeadThrough }
   /**
    * `tail N`, also with a cut of top-level fields by name next to it (as for
    * head), and the operators themselves, for when columns cannot serve.
@@ -54,6 +55,36 @@ export type Pushdown =
 export interface HeadCut {
   names: string[];
   make: OpFactory;
+}
+
+/**
+ * Operators between the pool and a head that make at most one value of each
+ * input, in order, from it and the inputs before it (yield of one
+ * expression, put, rename, cut, drop, pass). Such a chain drops a value only
+ * on an error("quiet") or error("missing") (as a result, or an input):
+ * where the first N values in pool order all come through, its output is the
+ * head's, so the source picks those N (by columns) and runs `make` over
+ * them; where one does not, it runs `whole` (the operators and the head)
+ * over the pool's values in order instead.
+ */
+export interface HeadThrough {
+  make: OpFactory;
+  whole: OpFactory;
+}
+
+/** Whether op makes at most one value of each input, in order (see HeadThrough). */
+function perValue(op: ast.Op): boolean {
+  switch (op.kind) {
+    case "Yield":
+      return op.exprs.length === 1;
+    case "Put":
+    case "Rename":
+    case "Cut":
+    case "Drop":
+    case "Pass":
+      return true;
+  }
+  return false;
 }
 
 /** Aggregates whose result does not depend on the order of their input. */
@@ -91,10 +122,24 @@ export function planPushdown(
     return { pushdown: { kind: "head", limit: head.count, cut }, rest };
   }
   if (head.kind === "Cut" && ops[1]?.kind === "Head") {
-    // A cut makes one value of each: the head can come first.
+    // A cut of fields by name makes one value of each: the head can come first.
     const cut = headCut(c, head, scope);
-    const rest = cut === null ? [head, ...ops.slice(2)] : ops.slice(2);
-    return { pushdown: { kind: "head", limit: ops[1].count, cut }, rest };
+    if (cut !== null) {
+      return { pushdown: { kind: "head", limit: ops[1].count, cut }, rest: ops.slice(2) };
+    }
+  }
+  let k = 0;
+  while (k < ops.length && perValue(ops[k])) k++;
+  const after = ops[k];
+  if (k > 0 && after?.kind === "Head") {
+    const through = {
+      make: c.chain(ops.slice(0, k), scope),
+      whole: c.chain(ops.slice(0, k + 1), scope),
+    };
+    return {
+      pushdown: { kind: "head", limit: after.count, cut: null, through },
+      rest: ops.slice(k + 1),
+    };
   }
   if (head.kind === "Tail" || (head.kind === "Cut" && ops[1]?.kind === "Tail")) {
     const tail = (head.kind === "Tail" ? head : ops[1]) as ast.Op & { kind: "Tail" };
