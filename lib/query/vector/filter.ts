@@ -32,7 +32,7 @@ import {
 } from "../../zed/vector.ts";
 import type { ColumnarObject } from "./object.ts";
 import { EMPTY_RECORD, lookupPath, PathRecord } from "./paths.ts";
-import { compileSearchAtom } from "./search.ts";
+import { compileSearchAtom, globBytes, keywordBytes } from "./search.ts";
 import { bytesPerType, dictHistogram } from "./histogram.ts";
 import {
   E,
@@ -146,7 +146,7 @@ class FilterCompiler {
           const v = literalValue(e.value);
           return compileSearchAtom(
             v.type === TypeString ? keywordWalker(v.body as string) : literalWalker(v, e.text),
-            v.type === TypeString ? v.body as string : null,
+            v.type === TypeString ? keywordBytes(v.body as string) : null,
           );
         }
         if (e.value.kind === "TypeValue") {
@@ -155,7 +155,7 @@ class FilterCompiler {
         }
         return null;
       case "Glob":
-        return compileSearchAtom(globWalker(e.pattern), null);
+        return compileSearchAtom(globWalker(e.pattern), globBytes(e.pattern));
       case "Regexp":
         return compileSearchAtom(regexpWalker(e.pattern), null);
     }
@@ -279,11 +279,36 @@ abstract class Binary implements FilterNode {
   /** The outcome when one side varies: decided by the other side alone, or VARIES. */
   protected abstract partial(x: number, y: number): number;
 
+  /** Whether a row whose left outcome is x takes the right side's outcome. */
+  protected abstract takesRight(x: number): boolean;
+
+  /**
+   * The right side's outcomes per type, with types none of whose rows take
+   * them decided (as false), so that their columns are not read.
+   */
+  private narrowed(pb: TypeOutcomes, x: Uint8Array, types: TypeIndex): TypeOutcomes {
+    if (types === null) return pb;
+    const needed = new Uint8Array(pb.length);
+    for (let i = 0; i < x.length; i++) if (this.takesRight(x[i])) needed[types[i]] = 1;
+    let out = pb;
+    for (let k = 0; k < pb.length; k++) {
+      if (needed[k] === 0 && pb[k] === VARIES) {
+        if (out === pb) out = pb.slice();
+        out[k] = F;
+      }
+    }
+    return out;
+  }
+
   async eval(o: ColumnarObject, types: TypeIndex, per: TypeOutcomes): Promise<Uint8Array | null> {
     const pa = this.a.perType(o)!, pb = this.b.perType(o)!;
     const x = await this.a.eval(o, types, pa);
     if (x === null) return null;
-    const y = await this.b.eval(o, types, pb);
+    // Where no row's outcome takes the right side's, it is not evaluated.
+    let needed = false;
+    for (let i = 0; i < x.length && !needed; i++) needed = this.takesRight(x[i]);
+    if (!needed) return x;
+    const y = await this.b.eval(o, types, this.narrowed(pb, x, types));
     if (y === null) return null;
     void per;
     for (let i = 0; i < x.length; i++) x[i] = this.combine(x[i], y[i]);
@@ -299,6 +324,9 @@ class And extends Binary {
   protected partial(x: number, _y: number): number {
     return x === VARIES || x === T ? VARIES : x;
   }
+  protected takesRight(x: number): boolean {
+    return x === T;
+  }
 }
 
 class Or extends Binary {
@@ -308,6 +336,9 @@ class Or extends Binary {
   }
   protected partial(x: number, _y: number): number {
     return x === VARIES || x === F || x === M ? VARIES : x;
+  }
+  protected takesRight(x: number): boolean {
+    return x === F || x === M;
   }
 }
 

@@ -32,20 +32,38 @@ interface LeafTest {
   test: BodyTest;
 }
 
-/** A search term over a whole value; keyword is the term of a keyword search. */
-export function compileSearchAtom(walker: SearchWalker, keyword: string | null): FilterNode {
-  return new SearchAtom(walker, keyword);
+/**
+ * How a term can search a string column's bytes at once: for an ASCII
+ * substring, ignoring ASCII case (a keyword) or not (a glob `*text*`, whose
+ * `.*` also cannot cross a newline, so a value holding one does not match).
+ */
+export interface BytesTerm {
+  text: string;
+  foldCase: boolean;
+}
+
+/** The bytes search of a keyword, when it is ASCII. */
+export function keywordBytes(keyword: string): BytesTerm | null {
+  return keyword !== "" && isAscii(keyword)
+    ? { text: keyword.toLowerCase(), foldCase: true }
+    : null;
+}
+
+/** The bytes search of a glob `*text*` (text ASCII, without glob or escape characters). */
+export function globBytes(glob: string): BytesTerm | null {
+  const m = /^\*+([^*\\?[\]{}\n]+)\*+$/.exec(glob);
+  return m !== null && isAscii(m[1]) ? { text: m[1], foldCase: false } : null;
+}
+
+/** A search term over a whole value; bytes: how it searches string columns' bytes, if it can. */
+export function compileSearchAtom(walker: SearchWalker, bytes: BytesTerm | null): FilterNode {
+  return new SearchAtom(walker, bytes);
 }
 
 class SearchAtom implements FilterNode {
   private plans = new Map<Type, LeafTest[] | boolean>();
-  private asciiTerm: string | null;
 
-  constructor(private walker: SearchWalker, keyword: string | null) {
-    this.asciiTerm = keyword !== null && keyword !== "" && isAscii(keyword)
-      ? keyword.toLowerCase()
-      : null;
-  }
+  constructor(private walker: SearchWalker, private bytes: BytesTerm | null) {}
 
   /** What decides a type's rows: true/false for all of them, or tests of its leaves. */
   private plan(t: Type): LeafTest[] | boolean {
@@ -164,8 +182,8 @@ class SearchAtom implements FilterNode {
       }
       return out;
     }
-    if (v instanceof BinaryVector && v.isString && this.asciiTerm !== null) {
-      const rows = asciiFind(v, this.asciiTerm);
+    if (v instanceof BinaryVector && v.isString && this.bytes !== null) {
+      const rows = asciiFind(v, this.bytes);
       if (!nullHit) return rows;
       for (const i of rows) out[i] = 1;
       for (let i = 0; i < n; i++) if (state[i] === NULL_ROW) out[i] = 1;
@@ -212,18 +230,18 @@ class SearchAtom implements FilterNode {
 }
 
 /**
- * The rows of a string column containing an ASCII term, ignoring ASCII case,
+ * The rows of a string column containing an ASCII term (see BytesTerm),
  * ascending. An ASCII term can only match ASCII bytes, so the search runs on
  * the UTF-8 bytes: one of the term's characters (the rarest in a sample of
  * the data, so the search stops least often) is found, in either case for a
- * letter, and the term compared around it.
+ * letter when case is folded, and the term compared around it.
  */
-function asciiFind(v: BinaryVector, term: string): number[] {
-  const data = v.data, off = v.offsets, n = term.length;
+function asciiFind(v: BinaryVector, bytes: BytesTerm): number[] {
+  const data = v.data, off = v.offsets, term = bytes.text, n = term.length;
   const want = new Uint8Array(n), fold = new Uint8Array(n);
   for (let k = 0; k < n; k++) {
     const c = term.charCodeAt(k);
-    const letter = c >= 0x61 && c <= 0x7a;
+    const letter = bytes.foldCase && c >= 0x61 && c <= 0x7a;
     want[k] = c;
     fold[k] = letter ? 0x20 : 0;
   }
@@ -238,7 +256,7 @@ function asciiFind(v: BinaryVector, term: string): number[] {
     if (found[row] === 1 || p < off[row] || p + n > off[row + 1]) return;
     let k = 0;
     while (k < n && (data[p + k] | fold[k]) === want[k]) k++;
-    if (k === n) {
+    if (k === n && (bytes.foldCase || !hasNewline(data, off[row], off[row + 1]))) {
       found[row] = 1;
       hits++;
     }
@@ -285,6 +303,11 @@ function anchor(data: Uint8Array, want: Uint8Array, fold: Uint8Array): number {
     }
   }
   return best;
+}
+
+function hasNewline(data: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (data[i] === 0x0a) return true;
+  return false;
 }
 
 function isAscii(s: string): boolean {
