@@ -157,7 +157,11 @@ export class PoolKey {
       if (a.body === b.body) return 0;
       return a.body === null ? 1 : -1;
     }
-    const c = compareValues(a.type, a.body, b.type, b.body);
+    const x = a.body, y = b.body;
+    // Keys of one 64-bit integer type (times, the usual key): their numeric order.
+    const c = typeof x === "bigint" && typeof y === "bigint" && a.type === b.type
+      ? (x < y ? -1 : x > y ? 1 : 0)
+      : compareValues(a.type, x, b.type, y);
     return this.desc ? -c : c;
   }
 

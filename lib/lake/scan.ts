@@ -491,7 +491,7 @@ export class PoolScan implements ValueReader {
         // Merged values are ordered by their encoded bodies where keys tie,
         // which projected values no longer give: the decoder keeps them.
         const merged = group.length > 1 && this.opts.ordered !== false;
-        const raws = merged && this.project !== undefined;
+        const raws = merged;
         const streams = group.map((p) =>
           new ObjectStream(
             this.lake,

@@ -28,6 +28,19 @@ Deno.test("operators that pass values on need everything after them", () => {
   assert.deepEqual(demand("sort x | head 1 | cut y"), ["x", "y"]);
   assert.deepEqual(demand("cut a, b:=c.d"), ["a", "c"]);
   assert.deepEqual(demand("yield this.a + b"), ["a", "b"]);
+  assert.equal(demand("put x:=1"), null);
+  assert.equal(demand("rename a:=b | head 1"), null);
+});
+
+Deno.test("put, rename and drop add the fields they read (and assign) to what follows needs", () => {
+  assert.deepEqual(demand("put x:=1 | count() by x"), ["x"]);
+  assert.deepEqual(demand("put x:=rtt*1000 | sum(x)"), ["rtt", "x"]);
+  assert.deepEqual(demand("x:=a+b | cut x"), ["a", "b", "x"]);
+  assert.deepEqual(demand("put r.s:=len(q) | count() by r"), ["q", "r"]);
+  assert.deepEqual(demand("rename q:=query | count() by q"), ["q", "query"]);
+  assert.deepEqual(demand("drop a | count() by b"), ["a", "b"]);
+  assert.equal(demand("put this[f]:=1 | count() by g"), null);
+  assert.equal(demand("put x:=this | count() by x"), null);
 });
 
 Deno.test("whole values, search terms and unknown operators need every field", () => {
@@ -35,7 +48,6 @@ Deno.test("whole values, search terms and unknown operators need every field", (
   assert.equal(demand("count() by typeof(this)"), null);
   assert.equal(demand("foo | count()"), null);
   assert.equal(demand('grep("x") | count()'), null);
-  assert.equal(demand("put x:=1 | count() by x"), null);
   assert.equal(demand("uniq | count()"), null);
   assert.equal(demand("sort | head 1 | cut a"), null);
   assert.equal(demand("yield {...this}"), null);

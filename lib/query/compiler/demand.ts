@@ -2,8 +2,8 @@
 // decode only those (the others read as null). Worked backwards from the
 // output, which needs whole values: an operator that builds new values from
 // a few fields (summarize, cut, yield) needs only those; one that passes its
-// input on (where, head, sort by keys) adds its own fields to what follows
-// needs. Anything that may see a whole value (`this`, search terms, an
+// input on (where, head, sort by keys, put, rename, drop) adds its own fields
+// to what follows needs. Anything that may see a whole value (`this`, search terms, an
 // operator not understood here) needs every field.
 
 import "../aggregates/mod.ts";
@@ -79,9 +79,25 @@ function opDemand(op: ast.Op, after: Demand): Demand {
       if (op.assignments.every((a) => isAggregate(a.rhs))) {
         return op.assignments.reduce<Demand>((n, a) => union(n, exprFields(a.rhs)), new Set());
       }
-      return null;
+      return assignedDemand(op.assignments, after);
+    case "Put":
+    case "Rename":
+      return assignedDemand(op.args, after);
+    case "Drop":
+      return op.args.reduce<Demand>((n, e) => union(n, exprFields(e)), after);
   }
   return null;
+}
+
+/**
+ * What put or rename needs: what follows needs, with the fields both sides
+ * of each assignment read. An assigned field is kept too: a clause whose
+ * result is error("quiet") leaves the input's field as it was.
+ */
+function assignedDemand(args: ast.Assignment[], after: Demand): Demand {
+  let need = after;
+  for (const a of args) need = union(union(need, exprFields(a.lhs)), exprFields(a.rhs));
+  return need;
 }
 
 /** The top-level fields an expression reads; null when it may read a whole value. */
