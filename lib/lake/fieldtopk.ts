@@ -1,5 +1,5 @@
-// `sort [-r] <field> | head N` by a field other than the pool key, from the
-// objects' columns: each object's column of the field (one type of number or
+// `sort [-r] <field> | head N` by a field other than the pool key (and `top N
+// <field>` where its N values are distinct), from the objects' columns: each object's column of the field (one type of number or
 // string throughout the pool) gives its N best rows that pass the filter,
 // with every row tied with the Nth; of those, the N best overall are taken
 // in the sort's order, equal values in pool order (the sort is stable over
@@ -43,6 +43,11 @@ export interface FieldTopKPlan {
   vector: VectorFilter | null;
   /** The top-level fields the query reads, or null for all. */
   fields: string[] | null;
+  /**
+   * For `top`, whose ties follow its heap: the best `limit` values must
+   * differ from each other and from every other value, else null.
+   */
+  distinct?: boolean;
 }
 
 /**
@@ -116,6 +121,7 @@ export async function fieldTopK(
     if (all.length > MAX_CANDIDATES) return null;
   }
   if (values < limit) return null;
+  if (plan.distinct && !distinctBest(all, limit, plan.reverse)) return null;
   const made = new PickedValues(lake, pool, key, plan.fields, null, stats, false);
   const picks = await inPoolOrder(all, live, cols, key, made, byValue(plan.reverse));
   if (picks === null) return null;
@@ -232,6 +238,15 @@ function byValue(reverse: boolean): (a: Candidate, b: Candidate) => number {
   const cmp = (a: Candidate, b: Candidate) =>
     a.num < b.num ? -1 : a.num > b.num ? 1 : compareStrings(a.str, b.str);
   return reverse ? (a, b) => cmp(b, a) : cmp;
+}
+
+/** Whether the best `limit` candidates (and those tied with the last) are `limit` distinct values. */
+function distinctBest(rows: Candidate[], limit: number, reverse: boolean): boolean {
+  if (rows.length !== limit) return false;
+  const cmp = byValue(reverse);
+  const sorted = rows.slice().sort(cmp);
+  for (let i = 1; i < sorted.length; i++) if (cmp(sorted[i - 1], sorted[i]) === 0) return false;
+  return true;
 }
 
 /** The `limit` best candidates and every one tied with the last of them. */

@@ -102,6 +102,8 @@ export class PoolReading {
         );
       case "sort":
         return this.sort(p);
+      case "top":
+        return this.top(p);
       case "head":
         return p.through ? this.headThrough(p.limit, p.through) : this.head(p.limit, p.cut);
       case "tail":
@@ -242,6 +244,30 @@ export class PoolReading {
       return new TopKReader(this, p.make, () => this.fieldTopK(p));
     }
     return new OpReader(this.scan(true), p.make, this.signal);
+  }
+
+  /** `top N <field>`: from columns where its N values are distinct, else the operator. */
+  private top(p: Pushdown & { kind: "top" }): ValueReader {
+    if (
+      this.bounds !== null || !useColumns() ||
+      (this.plan.filter !== null && this.vector === null)
+    ) {
+      return this.sorted(p.make);
+    }
+    return new TopKReader(
+      this,
+      p.make,
+      () =>
+        fieldTopK(this.lake, this.view.pool, this.key, this.view.objects, {
+          path: p.path,
+          reverse: true,
+          limit: p.limit,
+          range: this.range,
+          vector: this.vector,
+          fields: this.plan.fields,
+          distinct: true,
+        }, this.stats),
+    );
   }
 
   /** A top-k by a field from columns: the values, or null when the columns cannot tell. */

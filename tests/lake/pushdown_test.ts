@@ -567,6 +567,45 @@ Deno.test("sort by another field with a head: from columns, equal to the sort ov
   });
 });
 
+Deno.test("top by a field from columns where its values are distinct, else by its heap", async () => {
+  await withLake(async (lake) => {
+    for (const order of ["asc", "desc"] as const) {
+      // v is distinct but for three -1s, k and extra tie, s ties in one place.
+      await tiedPool(lake, order, order);
+      for (const field of ["v", "k", "s", "extra", "this.v"]) {
+        for (const n of [1, 3, 10, 117, 200]) {
+          for (const filter of ["", "v % 3 == 0 | "]) {
+            const q = `from ${order} | ${filter}top ${n} ${field}`;
+            const { rows, cols } = await bothPaths(lake, q);
+            assert.deepEqual(cols.lines, rows.lines, q);
+            const op = await lines(
+              lake,
+              `from ${order} | ${filter}fork (=> pass) | top ${n} ${field}`,
+            );
+            assert.deepEqual(cols.lines, op, q);
+          }
+        }
+      }
+    }
+    // From columns: only the winners are decoded.
+    const p = keyedPool(lake, "many", "ts", "asc");
+    for (let part = 0; part < 8; part++) {
+      let text = "";
+      for (let i = 0; i < 500; i++) {
+        text += `{ts:${part * 500 + i},v:${(i * 7919) % 4001 + part / 10 + 0.05}}\n`;
+      }
+      await loadText(lake, p, text);
+    }
+    const { rows, cols } = await bothPaths(lake, "from many | top 3 v");
+    assert.deepEqual(cols.lines, rows.lines);
+    assert.equal(cols.lines.length, 3);
+    assert.ok(
+      cols.stats.bytesFetched < rows.stats.bytesFetched / 4,
+      `${cols.stats.bytesFetched} of ${rows.stats.bytesFetched} bytes fetched`,
+    );
+  });
+});
+
 Deno.test("tail from columns: the last rows of each object, in pool order, equal to the operator", async () => {
   await withLake(async (lake) => {
     for (const order of ["asc", "desc"] as const) {

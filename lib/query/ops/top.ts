@@ -15,7 +15,8 @@ import { guessSortKey } from "./sort.ts";
 import { currentScope } from "../spill/scope.ts";
 import { valueSize } from "../spill/size.ts";
 
-const DEFAULT_LIMIT = 100;
+/** Values kept by `top` without a count (or with 0). */
+export const DEFAULT_TOP_LIMIT = 100;
 
 export class Top extends Unary {
   private heap: Value[] = [];
@@ -26,7 +27,7 @@ export class Top extends Unary {
 
   constructor(next: Op, limit: number, keys: readonly Expr[], private readonly flush: boolean) {
     super(next);
-    this.limit = limit || DEFAULT_LIMIT;
+    this.limit = limit || DEFAULT_TOP_LIMIT;
     this.keys = keys.length > 0 ? keys : undefined;
   }
 

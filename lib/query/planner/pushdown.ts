@@ -15,6 +15,7 @@ import { compileVectorFilter } from "../vector/filter.ts";
 import { type VectorAggregate, VectorSummarize } from "../vector/summarize.ts";
 import type { VectorKey } from "../vector/derive.ts";
 import { exprFields } from "../compiler/demand.ts";
+import { DEFAULT_TOP_LIMIT } from "../ops/top.ts";
 
 export type Pushdown =
   /** `count()`: the output field. */
@@ -45,6 +46,11 @@ export type Pushdown =
    * With `through`: per-value operators before the head (see HeadThrough).
    */
   | { kind: "head"; limit: number; cut: HeadCut | null; through?: HeadThrough }
+  /**
+   * `top N <field>` (not -flush): the operator itself, for when columns
+   * cannot tell its N values (see fieldtopk.ts).
+   */
+  | { kind: "top"; path: string[]; limit: number; make: OpFactory }
   /**
    * `tail N`, also with a cut of top-level fields by name next to it (as for
    * head), and the operators themselves, for when columns cannot serve.
@@ -155,6 +161,20 @@ export function planPushdown(
       },
       rest: ops.slice(taken),
     };
+  }
+  if (head.kind === "Top" && !head.flush && head.args?.length === 1) {
+    const path = fieldPathOf(head.args[0]);
+    if (path !== null && path.length > 0 && !mentionsBound(head, scope)) {
+      return {
+        pushdown: {
+          kind: "top",
+          path,
+          limit: head.limit || DEFAULT_TOP_LIMIT,
+          make: c.op(head, scope),
+        },
+        rest: ops.slice(1),
+      };
+    }
   }
   const countField = countOf(head);
   if (countField !== null) {
