@@ -3,9 +3,12 @@ import { formatZson, ZsonFormatter } from "../../lib/formats/zson/formatter.ts";
 import { parseZsonValue } from "../../lib/formats/zson/reader.ts";
 import { ZsonWriter } from "../../lib/formats/zson/writer.ts";
 import { ByteBuffer } from "../../lib/formats/json/bytebuf.ts";
-import { TypeFloat32, TypeInt64, TypeString } from "../../lib/zed/types.ts";
+import { RecordPlan } from "../../lib/formats/zson/plan.ts";
+import { Field, Kind, type Type, TypeFloat32, TypeInt64, TypeString } from "../../lib/zed/types.ts";
 import { zctx } from "../../lib/zed/context.ts";
-import { Value } from "../../lib/zed/value.ts";
+import { type Body, Value } from "../../lib/zed/value.ts";
+import { rng } from "./zng_helpers.ts";
+import { ValueGen } from "./zng_random.ts";
 
 /** Reads ZSON and formats it again. */
 function roundTrip(text: string, tab = 0): string {
@@ -248,4 +251,37 @@ Deno.test("zson writer: the bytes written are the formatter's text in UTF-8, in 
     assert.equal(new TextDecoder().decode(bytes), want.repeat(times));
     if (times > 1) assert.ok(chunks.length > 1, "large output is sent in several chunks");
   }
+});
+
+Deno.test("zson: planned records are written as the general formatter writes them (random values)", () => {
+  let planned = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    const r = rng(seed);
+    const gen = new ValueGen(r, { zsonSafe: false });
+    for (let k = 0; k < 60; k++) {
+      const inner = gen.type();
+      // As a record's field (the plans are per record type), and as it is.
+      const t = zctx.lookupRecord([new Field("x", inner), new Field("y", TypeString)]);
+      for (let i = 0; i < 5; i++) {
+        const v = gen.value(inner);
+        const values: [Type, Body][] = [[t, [v.body, i % 2 === 0 ? "s" : null]], [v.type, v.body]];
+        for (const [vt, vb] of values) {
+          for (const tab of [0, 2, 4]) {
+            const f = new ZsonFormatter(tab);
+            const want = f.general(vt, vb);
+            assert.equal(f.format(vt, vb), want, `seed ${seed}: ${want}`);
+            const out = new ByteBuffer();
+            f.formatInto(vt, vb, out);
+            assert.equal(new TextDecoder().decode(out.take()), want, `seed ${seed}: ${want}`);
+          }
+          if (
+            vt.kind === Kind.Record && vb !== null && RecordPlan.of(vt, 0, new ZsonFormatter(0))
+          ) {
+            planned++;
+          }
+        }
+      }
+    }
+  }
+  assert.ok(planned > 1000, `${planned} planned`);
 });

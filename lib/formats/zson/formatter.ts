@@ -3,21 +3,20 @@
 // `(name=type)`) versus referenced, and the pretty layout.
 
 import { formatPrimitive } from "../../zed/primitive.ts";
-import { quoteName, quoteString, quoteTypeName } from "../../zed/quote.ts";
-import type { ByteBuffer } from "../json/bytebuf.ts";
+import { quoteName, quoteTypeName } from "../../zed/quote.ts";
+import { ByteBuffer } from "../json/bytebuf.ts";
+import { RecordPlan } from "./plan.ts";
+import { decodeUtf8 } from "../../zed/utf8.ts";
 import {
   type ArrayType,
-  type Field,
   ID_IP,
   ID_NULL,
-  ID_STRING,
   ID_TYPE,
   isImplied,
   isSelfDescribing,
   Kind,
   type MapType,
   type NamedType,
-  type PrimitiveType,
   type RecordType,
   type SetType,
   type Type,
@@ -76,9 +75,9 @@ export class ZsonFormatter {
   /** Appends one top-level value (without the trailing newline) to out as UTF-8. */
   formatInto(t: Type, body: Body, out: ByteBuffer): void {
     if (t.kind === Kind.Record && body !== null) {
-      const flat = flatRecord(t, this.tab);
-      if (flat !== null) {
-        flat.formatInto(body as Body[], out);
+      const plan = recordPlan(t, this.tab);
+      if (plan !== null) {
+        plan.writeInto(body as Body[], out);
         return;
       }
     }
@@ -88,9 +87,18 @@ export class ZsonFormatter {
   /** Formats one top-level value (without the trailing newline). */
   format(t: Type, body: Body): string {
     if (t.kind === Kind.Record && body !== null) {
-      const flat = flatRecord(t, this.tab);
-      if (flat !== null) return flat.format(body as Body[]);
+      const plan = recordPlan(t, this.tab);
+      if (plan !== null) {
+        scratch.pos = 0;
+        plan.writeInto(body as Body[], scratch);
+        return decodeUtf8(scratch.buf.subarray(0, scratch.pos));
+      }
     }
+    return this.general(t, body);
+  }
+
+  /** format(), always by walking the value here (no plan). */
+  general(t: Type, body: Body): string {
     this.out = "";
     this.typedefs.clear();
     this.value(0, t, body, this.hasName(t), impliedType(t), false);
@@ -98,11 +106,19 @@ export class ZsonFormatter {
     return this.out;
   }
 
-  /** A null of type t, as a field's value (for FlatRecord). */
+  /** A null of type t, as a field's value (for plans). */
   value0(t: Type): string {
     this.out = "";
     this.typedefs.clear();
     this.value(0, t, null, false, false, true);
+    return this.out;
+  }
+
+  /** The decorator after a field's value of type t, null (or an empty container) or not (for plans). */
+  decoration(t: Type, nullOrEmpty: boolean): string {
+    this.out = "";
+    this.typedefs.clear();
+    this.decorate(t, false, nullOrEmpty);
     return this.out;
   }
 
@@ -332,113 +348,19 @@ export class ZsonFormatter {
   }
 }
 
-/**
- * ZSON of records whose fields are all unnamed primitives (most records in
- * logs), on one line or indented by tab: the text the general formatter
- * makes, from a plan per record type — each field's opening (a separator,
- * the indentation and its quoted name), its value, and the decorator its
- * type needs (none for implied types; `null(type)` for nulls).
- */
-class FlatRecord {
-  private names: string[];
-  private close: string;
-  private ids: number[];
-  private before: string[];
-  private after: string[];
-  private nulls: string[];
+const plans = new Map<number, WeakMap<RecordType, RecordPlan | null>>();
 
-  constructor(t: RecordType, tab: number) {
-    const nl = tab > 0 ? "\n" : "", pad = " ".repeat(tab), sp = tab > 0 ? " " : "";
-    this.names = t.fields.map((f, i) =>
-      (i === 0 ? "{" : ",") + nl + pad + quoteName(f.name) + ":" + sp
-    );
-    this.close = nl + "}";
-    // A field's primitive (an error's, for errors such as cut's error("missing")).
-    const prim = (f: Field) =>
-      (f.type.kind === Kind.Error ? f.type.inner : f.type) as PrimitiveType;
-    this.ids = t.fields.map((f) => prim(f).id);
-    this.before = t.fields.map((f) => f.type.kind === Kind.Error ? "error(" : "");
-    this.after = t.fields.map((f) =>
-      f.type.kind === Kind.Error ? ")" : impliedType(f.type) ? "" : sp + "(" + prim(f).name + ")"
-    );
-    // Nulls as the general formatter writes them.
-    const general = new ZsonFormatter(tab);
-    this.nulls = t.fields.map((f) => general.value0(f.type));
-  }
-
-  /** The same text as format's, appended to out as UTF-8. */
-  formatInto(body: Body[], out: ByteBuffer): void {
-    const names = this.names, ids = this.ids;
-    for (let i = 0; i < names.length; i++) {
-      const b = body[i];
-      out.utf8(names[i]);
-      if (b === null) {
-        out.utf8(this.nulls[i]);
-        continue;
-      }
-      const id = ids[i];
-      if (this.before[i] !== "") out.utf8(this.before[i]);
-      if (id === ID_STRING) writeQuoted(out, b as string);
-      else out.utf8(formatPrimitive(id, b));
-      if (this.after[i] !== "") out.utf8(this.after[i]);
-    }
-    out.ascii(this.close);
-  }
-
-  format(body: Body[]): string {
-    const names = this.names, ids = this.ids;
-    let out = "";
-    for (let i = 0; i < names.length; i++) {
-      const b = body[i];
-      out += names[i];
-      out += b === null
-        ? this.nulls[i]
-        : this.before[i] + formatPrimitive(ids[i], b) + this.after[i];
-    }
-    return out + this.close;
-  }
+/** The plan for records of type t at indentation tab (null: the general formatter writes them). */
+function recordPlan(t: RecordType, tab: number): RecordPlan | null {
+  let byType = plans.get(tab);
+  if (byType === undefined) plans.set(tab, byType = new WeakMap());
+  let p = byType.get(t);
+  if (p === undefined) byType.set(t, p = RecordPlan.of(t, tab, new ZsonFormatter(tab)));
+  return p;
 }
 
-/** quoteString(s) as UTF-8: straight from s while it needs no escapes and is ASCII. */
-function writeQuoted(out: ByteBuffer, s: string): void {
-  const n = s.length;
-  out.reserve(n + 2);
-  const buf = out.buf, start = out.pos;
-  let p = start;
-  buf[p++] = 0x22;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0x80) {
-      out.pos = start;
-      out.utf8(quoteString(s));
-      return;
-    }
-    buf[p++] = c;
-  }
-  buf[p++] = 0x22;
-  out.pos = p;
-}
-
-/** Plans by indentation (a formatter's tab: 0, one line, or pretty's), then record type. */
-const flatRecords = new Map<number, WeakMap<RecordType, FlatRecord | null>>();
-
-function flatRecord(t: RecordType, tab: number): FlatRecord | null {
-  let plans = flatRecords.get(tab);
-  if (plans === undefined) flatRecords.set(tab, plans = new WeakMap());
-  let f = plans.get(t);
-  if (f === undefined) {
-    const flat = t.fields.length > 0 && t.fields.every((x) => flatField(x.type));
-    plans.set(t, f = flat ? new FlatRecord(t, tab) : null);
-  }
-  return f;
-}
-
-/** An unnamed primitive (not a type value), or an implied error of an implied one. */
-function flatField(t: Type): boolean {
-  if (t.kind === Kind.Primitive) return t.id !== ID_TYPE;
-  return t.kind === Kind.Error && t.inner.kind === Kind.Primitive && t.inner.id !== ID_TYPE &&
-    impliedType(t.inner) && impliedType(t);
-}
+/** Where format() writes a planned record before it becomes a string. */
+const scratch = new ByteBuffer(1 << 10);
 
 const compact = new ZsonFormatter(0);
 
