@@ -10,13 +10,18 @@
 import { formatPrimitive } from "../../zed/primitive.ts";
 import { ID_COMPLEX, ID_NULL, ID_STRING, ID_TYPE, Kind, type Type } from "../../zed/types.ts";
 import type { Batch, Body, UnionBody } from "../../zed/value.ts";
-import { type Sink, TextSink, type ValueWriter } from "../io.ts";
+import type { Sink, ValueWriter } from "../io.ts";
+import { ByteBuffer } from "../json/bytebuf.ts";
 import { goJsonString, goMarshal } from "./gojson.ts";
 
-type Encode = (body: Body) => string;
+/** Writes a body of one type as its ZJSON value. */
+type Encode = (body: Body, out: ByteBuffer) => void;
+
+/** Output is handed to the sink once this much has accumulated. */
+const FLUSH_AT = 1 << 16;
 
 export class ZjsonWriter implements ValueWriter {
-  private out: TextSink;
+  private out = new ByteBuffer(1 << 12);
   private nextId = ID_COMPLEX;
   /** Text of every type already written: its ref, or a primitive's full object. */
   private known = new Map<Type, string>();
@@ -30,24 +35,58 @@ export class ZjsonWriter implements ValueWriter {
    * values, but no multi-byte UTF-8 that a client decoding chunk by chunk,
    * as zed-js does, can split and garble).
    */
-  constructor(sink: Sink, private asciiOnly = false) {
-    this.out = new TextSink(sink);
+  constructor(private sink: Sink, private asciiOnly = false) {}
+
+  /** Appends JSON text (escaped to ASCII when asciiOnly). */
+  private text(s: string): void {
+    this.out.utf8(this.asciiOnly ? escapeNonAscii(s) : s);
   }
 
-  private line(text: string): void {
-    this.out.push(this.asciiOnly ? escapeNonAscii(text) : text);
+  /** Appends a string as Go's encoding/json writes it. */
+  private string(s: string): void {
+    const out = this.out, n = s.length;
+    out.reserve(n + 2);
+    const buf = out.buf, start = out.pos;
+    let p = start;
+    buf[p++] = 0x22;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      // Printable ASCII but for what Go escapes: " \ < > &.
+      if (
+        c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26
+      ) {
+        out.pos = start;
+        this.text(goJsonString(s));
+        return;
+      }
+      buf[p++] = c;
+    }
+    buf[p++] = 0x22;
+    out.pos = p;
   }
 
   async write(batch: Batch): Promise<void> {
-    for (let i = 0; i < batch.length; i++) {
-      const v = batch[i];
-      // The type is written before the value, so a type value inside the
-      // value refers to definitions made by its own line's type.
-      const typ = this.typeText(v.type);
-      const enc = this.encoders.get(v.type) ?? this.encoder(v.type);
-      this.line('{"type":' + typ + ',"value":' + enc(v.body) + "}\n");
+    const out = this.out;
+    let mark = out.pos;
+    try {
+      for (let i = 0; i < batch.length; i++) {
+        mark = out.pos;
+        const v = batch[i];
+        // The type is written before the value, so a type value inside the
+        // value refers to definitions made by its own line's type.
+        out.ascii('{"type":');
+        this.text(this.typeText(v.type));
+        out.ascii(',"value":');
+        (this.encoders.get(v.type) ?? this.encoder(v.type))(v.body, out);
+        out.ascii("}\n");
+        if (out.pos >= FLUSH_AT) await this.flush();
+      }
+    } catch (e) {
+      // The values before a bad one are still sent, then the error goes on.
+      out.pos = mark;
+      await this.flush();
+      throw e;
     }
-    await this.out.maybeFlush();
   }
 
   /**
@@ -56,8 +95,8 @@ export class ZjsonWriter implements ValueWriter {
    * in their insertion order.
    */
   async writeControl(type: string, value: unknown): Promise<void> {
-    this.line('{"type":' + goJsonString(type) + ',"value":' + goMarshal(value) + "}\n");
-    await this.out.maybeFlush();
+    this.text('{"type":' + goJsonString(type) + ',"value":' + goMarshal(value) + "}\n");
+    if (this.out.pos >= FLUSH_AT) await this.flush();
   }
 
   /**
@@ -71,11 +110,11 @@ export class ZjsonWriter implements ValueWriter {
 
   /** Sends everything written so far to the sink. */
   async flush(): Promise<void> {
-    await this.out.flush();
+    if (this.out.pos > 0) await this.sink(this.out.take());
   }
 
   async end(): Promise<void> {
-    await this.out.flush();
+    await this.flush();
   }
 
   /** The type object for t: its full definition the first time, its ref after. */
@@ -161,59 +200,88 @@ export class ZjsonWriter implements ValueWriter {
         return this.encoder(t.inner);
       case Kind.Primitive: {
         const id = t.id;
-        if (id === ID_STRING) return (b) => b === null ? "null" : goJsonString(b as string);
-        if (id === ID_TYPE) return (b) => b === null ? "null" : this.typeText(b as Type);
-        if (id === ID_NULL) return () => "null";
+        if (id === ID_STRING) {
+          return (b, out) => b === null ? out.ascii("null") : this.string(b as string);
+        }
+        if (id === ID_TYPE) {
+          return (b, out) => b === null ? out.ascii("null") : this.text(this.typeText(b as Type));
+        }
+        if (id === ID_NULL) return (_b, out) => out.ascii("null");
         // Other primitive texts never contain characters JSON escapes.
-        return (b) => b === null ? "null" : '"' + formatPrimitive(id, b) + '"';
+        return (b, out) => {
+          if (b === null) out.ascii("null");
+          else {
+            out.byte(0x22);
+            out.utf8(formatPrimitive(id, b));
+            out.byte(0x22);
+          }
+        };
       }
       case Kind.Record: {
         const fields = t.fields.map((f) => this.encoder(f.type));
-        return (b) => {
-          if (b === null) return "null";
+        return (b, out) => {
+          if (b === null) return out.ascii("null");
           const a = b as Body[];
-          if (a.length === 0) return "[]";
-          let s = "[" + fields[0](a[0]);
-          for (let i = 1; i < a.length; i++) s += "," + fields[i](a[i]);
-          return s + "]";
+          out.byte(0x5b);
+          for (let i = 0; i < a.length; i++) {
+            if (i > 0) out.byte(0x2c);
+            fields[i](a[i], out);
+          }
+          out.byte(0x5d);
         };
       }
       case Kind.Array:
       case Kind.Set: {
         const elem = this.encoder(t.elem);
-        return (b) => {
-          if (b === null) return "null";
+        return (b, out) => {
+          if (b === null) return out.ascii("null");
           const a = b as Body[];
-          if (a.length === 0) return "[]";
-          let s = "[" + elem(a[0]);
-          for (let i = 1; i < a.length; i++) s += "," + elem(a[i]);
-          return s + "]";
+          out.byte(0x5b);
+          for (let i = 0; i < a.length; i++) {
+            if (i > 0) out.byte(0x2c);
+            elem(a[i], out);
+          }
+          out.byte(0x5d);
         };
       }
       case Kind.Map: {
         const key = this.encoder(t.key);
         const val = this.encoder(t.value);
-        return (b) => {
+        return (b, out) => {
           // An empty map is written as null (a nil slice in the reference).
-          if (b === null || (b as Body[]).length === 0) return "null";
+          if (b === null || (b as Body[]).length === 0) return out.ascii("null");
           const a = b as Body[];
-          let s = "[[" + key(a[0]) + "," + val(a[1]) + "]";
-          for (let i = 2; i < a.length; i += 2) s += ",[" + key(a[i]) + "," + val(a[i + 1]) + "]";
-          return s + "]";
+          out.byte(0x5b);
+          for (let i = 0; i < a.length; i += 2) {
+            if (i > 0) out.byte(0x2c);
+            out.byte(0x5b);
+            key(a[i], out);
+            out.byte(0x2c);
+            val(a[i + 1], out);
+            out.byte(0x5d);
+          }
+          out.byte(0x5d);
         };
       }
       case Kind.Union: {
         const members = t.types.map((m) => this.encoder(m));
         // The reference writes the tag of the member type, the last one if listed twice.
         const tags = t.types.map((m) => '["' + t.types.lastIndexOf(m) + '",');
-        return (b) => {
-          if (b === null) return "null";
+        return (b, out) => {
+          if (b === null) return out.ascii("null");
           const u = b as UnionBody;
-          return tags[u.tag] + members[u.tag](u.body) + "]";
+          out.ascii(tags[u.tag]);
+          members[u.tag](u.body, out);
+          out.byte(0x5d);
         };
       }
       case Kind.Enum:
-        return (b) => b === null ? "null" : '"' + String(b) + '"';
+        return (b, out) => {
+          if (b === null) return out.ascii("null");
+          out.byte(0x22);
+          out.ascii(String(b));
+          out.byte(0x22);
+        };
     }
   }
 }
