@@ -120,6 +120,12 @@ function shapes(hourLo: string, hourHi: string, fiveLo: string, fiveHi: string):
 interface Cell {
   cold: number;
   warm: number;
+  /**
+   * loch only: the median of runs after STEADY_AFTER more, once the JIT has
+   * compiled the query's path (Zed's compiled code is as fast at its 5th
+   * run as at its 50th, so its warm is its steady time).
+   */
+  steady?: number;
 }
 
 interface Row {
@@ -225,6 +231,9 @@ async function loadPools(s: Server, files: string[]): Promise<number[]> {
 /** Untimed runs between the cold run and the timed warm ones. */
 const WARMUPS = 3;
 
+/** Untimed runs after the warm ones, before loch's steady ones. */
+const STEADY_AFTER = 20;
+
 /** Cold (first after a restart) then the median of runs warm, for one server. */
 async function timeServer(
   s: Server,
@@ -232,18 +241,27 @@ async function timeServer(
   text: string,
   f: Format,
   runs: number,
+  steady = false,
 ): Promise<{ cell: Cell; body: string }> {
   await s.restart();
   const first = await query(s.url, pool, text, f);
-  const ts: number[] = [];
   let body = first.body;
+  const timed = async () => {
+    const ts: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const r = await query(s.url, pool, text, f);
+      ts.push(r.ms);
+      body = r.body;
+    }
+    return median(ts);
+  };
   for (let i = 0; i < WARMUPS; i++) await query(s.url, pool, text, f);
-  for (let i = 0; i < runs; i++) {
-    const r = await query(s.url, pool, text, f);
-    ts.push(r.ms);
-    body = r.body;
+  const cell: Cell = { cold: first.ms, warm: await timed() };
+  if (steady) {
+    for (let i = 0; i < STEADY_AFTER; i++) await query(s.url, pool, text, f);
+    cell.steady = await timed();
   }
-  return { cell: { cold: first.ms, warm: median(ts) }, body };
+  return { cell, body };
 }
 
 async function timeDuck(conn: DuckDBConnection, sql: string, runs: number): Promise<Cell> {
@@ -298,9 +316,12 @@ function printRows(rows: Row[]): void {
     "loch warm",
     "zed warm",
     "l/z",
+    "loch steady",
+    "l/z",
     "zq",
     "duckdb",
     "l/duck",
+    "st/duck",
     "check",
   ];
   const cells = rows.map((r) => [
@@ -312,9 +333,12 @@ function printRows(rows: Row[]): void {
     ms(r.loch.warm),
     r.zed ? ms(r.zed.warm) : "-",
     ratio(r.loch.warm, r.zed?.warm),
+    r.loch.steady === undefined ? "-" : ms(r.loch.steady),
+    r.loch.steady === undefined ? "-" : ratio(r.loch.steady, r.zed?.warm),
     r.zq === null ? "-" : ms(r.zq),
     r.duck ? ms(r.duck.warm) : "-",
     ratio(r.loch.warm, r.duck?.warm),
+    r.loch.steady === undefined ? "-" : ratio(r.loch.steady, r.duck?.warm),
     r.check,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
@@ -352,7 +376,8 @@ async function benchScale(
     const duckLoadS = (performance.now() - t0) / 1000;
     console.log(
       `service ${scale}: ${files.length} Zeek NDJSON files, ${mb.toFixed(1)} MB, ` +
-        `one POST per file; warm = median of ${opts.runs} after the cold run and ${WARMUPS} more`,
+        `one POST per file; warm = median of ${opts.runs} after the cold run and ${WARMUPS} more; ` +
+        `loch steady = median of ${opts.runs} after ${STEADY_AFTER} more`,
     );
     POOLS.forEach((p, i) => {
       const l = lochLoad[i], z = zedLoad?.[i];
@@ -393,7 +418,7 @@ async function benchScale(
       const poolRows: Row[] = [];
       for (const s of chosen) {
         for (const f of FORMATS) {
-          const l = await timeServer(loch, p.name, s.zed, f, opts.runs);
+          const l = await timeServer(loch, p.name, s.zed, f, opts.runs, true);
           const z = zed ? await timeServer(zed, p.name, s.zed, f, opts.runs) : null;
           let check = "no zed";
           if (z !== null) {
@@ -450,12 +475,13 @@ function summarize(rows: Row[]): void {
     });
   const coldMiss = over((r) => [r.loch.cold, r.zed!.cold]);
   const warmMiss = over((r) => [r.loch.warm, r.zed!.warm]);
+  const steadyMiss = over((r) => [r.loch.steady ?? r.loch.warm, r.zed!.warm]);
   const worst = (xs: number[]) => Math.max(...xs).toFixed(2);
   console.log(
     `service summary: ${vsZed.length} cells against Zed; loch/zed worst cold ${
       worst(vsZed.map((r) => r.loch.cold / r.zed!.cold))
     }, worst warm ${worst(vsZed.map((r) => r.loch.warm / r.zed!.warm))}; cells over 0.5x: ` +
-      `cold ${coldMiss.length}, warm ${warmMiss.length}`,
+      `cold ${coldMiss.length}, warm ${warmMiss.length}, steady (against Zed's warm) ${steadyMiss.length}`,
   );
   for (const r of [...new Set([...coldMiss, ...warmMiss])]) {
     console.log(
@@ -474,9 +500,14 @@ function summarize(rows: Row[]): void {
     console.log(
       `  over 2x DuckDB: ${r.scale} ${r.pool} ${r.query} ${r.format}: ${
         ratio(r.loch.warm, r.duck!.warm)
-      }`,
+      }, steady ${r.loch.steady === undefined ? "-" : ratio(r.loch.steady, r.duck!.warm)}`,
     );
   }
+  const steadyDuckMiss = duckRows.filter((r) => (r.loch.steady ?? r.loch.warm) > 2 * r.duck!.warm);
+  console.log(
+    `  the same, loch steady: ${duckRows.length - steadyDuckMiss.length} of ${duckRows.length} ` +
+      `within 2x`,
+  );
   const bad = rows.filter((r) => r.check === "DIFFERENT");
   console.log(`  answers equal to Zed's: ${vsZed.length - bad.length} of ${vsZed.length}`);
 }

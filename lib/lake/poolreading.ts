@@ -155,11 +155,15 @@ export class PoolReading {
       return this.sorted(through.whole);
     }
     return new TopKReader(this, through.whole, async () => {
+      const before = { ...this.stats };
       const picked = await drain(this.head(n));
       const made = await drain(
         new OpReader(new BatchesReader([picked]), through.make, this.signal),
       );
-      return made.length === picked.length ? made : null;
+      if (made.length === picked.length) return made;
+      // The pool's values are read again: what the stats count starts over.
+      Object.assign(this.stats, before);
+      return null;
     });
   }
 
