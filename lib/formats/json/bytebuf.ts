@@ -48,6 +48,28 @@ export class ByteBuffer {
     this.pos = p;
   }
 
+  /**
+   * Appends s in double quotes when it needs no escapes: every character
+   * printable ASCII other than `"` and `\` (for Go's JSON, also not `<`, `>`,
+   * `&`). Returns false, having appended nothing, when it does need some.
+   */
+  plainQuoted(s: string, goJson: boolean): boolean {
+    const n = s.length;
+    this.reserve(n + 2);
+    const buf = this.buf;
+    let p = this.pos;
+    buf[p++] = 0x22;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x20 || c >= 0x80 || c === 0x22 || c === 0x5c) return false;
+      if (goJson && (c === 0x3c || c === 0x3e || c === 0x26 || c === 0x7f)) return false;
+      buf[p++] = c;
+    }
+    buf[p++] = 0x22;
+    this.pos = p;
+    return true;
+  }
+
   /** Appends a string as UTF-8 (a loop for ASCII, the encoder past it). */
   utf8(s: string): void {
     const n = s.length;

@@ -44,25 +44,7 @@ export class ZjsonWriter implements ValueWriter {
 
   /** Appends a string as Go's encoding/json writes it. */
   private string(s: string): void {
-    const out = this.out, n = s.length;
-    out.reserve(n + 2);
-    const buf = out.buf, start = out.pos;
-    let p = start;
-    buf[p++] = 0x22;
-    for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
-      // Printable ASCII but for what Go escapes: " \ < > &.
-      if (
-        c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26
-      ) {
-        out.pos = start;
-        this.text(goJsonString(s));
-        return;
-      }
-      buf[p++] = c;
-    }
-    buf[p++] = 0x22;
-    out.pos = p;
+    if (!this.out.plainQuoted(s, true)) this.text(goJsonString(s));
   }
 
   async write(batch: Batch): Promise<void> {

@@ -158,22 +158,7 @@ export class RecordPlan {
   }
 }
 
-/** quoteString(s) as UTF-8: straight from s while it needs no escapes and is ASCII. */
+/** quoteString(s) as UTF-8: straight from s when it needs no escapes. */
 function writeQuoted(out: ByteBuffer, s: string): void {
-  const n = s.length;
-  out.reserve(n + 2);
-  const buf = out.buf, start = out.pos;
-  let p = start;
-  buf[p++] = 0x22;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0x80) {
-      out.pos = start;
-      out.utf8(quoteString(s));
-      return;
-    }
-    buf[p++] = c;
-  }
-  buf[p++] = 0x22;
-  out.pos = p;
+  if (!out.plainQuoted(s, false)) out.utf8(quoteString(s));
 }
