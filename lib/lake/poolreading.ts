@@ -107,10 +107,7 @@ export class PoolReading {
       case "head":
         return p.through ? this.headThrough(p.limit, p.through) : this.head(p.limit, p.cut);
       case "tail":
-        if (
-          this.bounds !== null || !useColumns() ||
-          (this.plan.filter !== null && this.vector === null)
-        ) {
+        if (!this.columnsSelect()) {
           return new OpReader(this.scan(true), p.make, this.signal);
         }
         return new TopKReader(
@@ -127,6 +124,12 @@ export class PoolReading {
         );
     }
     return this.scan(this.plan.ordered);
+  }
+
+  /** Whether columns can pick the rows the filter passes (no range clause, a column filter if any). */
+  private columnsSelect(): boolean {
+    return this.bounds === null && useColumns() &&
+      (this.plan.filter === null || this.vector !== null);
   }
 
   /** The first n values in pool order (cut, when given). */
@@ -252,10 +255,7 @@ export class PoolReading {
 
   /** `top N <field>`: from columns where its N values are distinct, else the operator. */
   private top(p: Pushdown & { kind: "top" }): ValueReader {
-    if (
-      this.bounds !== null || !useColumns() ||
-      (this.plan.filter !== null && this.vector === null)
-    ) {
+    if (!this.columnsSelect()) {
       return this.sorted(p.make);
     }
     return new TopKReader(
