@@ -14,7 +14,8 @@ import type { Lake } from "./lake.ts";
 import { type DataObject, seekIndex } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
-import { countObjectRead, projection, type ScanStats } from "./scan.ts";
+import { projection } from "./objectstreams.ts";
+import { countObjectRead, type ScanStats } from "./scan.ts";
 
 /** A picked row: its object (index into the run) and row number. */
 export interface Pick {
