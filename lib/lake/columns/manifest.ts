@@ -60,6 +60,7 @@ export class ObjectColumnsInfo {
   readonly refs: ColumnRef[];
   private byPath = new Map<string, ColumnRef[]>();
   private entries = new Map<ColumnRef, ColumnEntry>();
+  private derivedValues = new Map<string, unknown>();
 
   constructor(readonly manifest: ColumnsManifest) {
     const typeCache = new Map<string, Type>();
@@ -83,6 +84,14 @@ export class ObjectColumnsInfo {
   /** The columns of a leaf path (one per type the path has), possibly none. */
   refsOf(path: readonly string[]): ColumnRef[] {
     return this.byPath.get(JSON.stringify(path)) ?? EMPTY;
+  }
+
+  /** What make() works out from the object's metadata alone, made once per key. */
+  derived<T>(key: string, make: () => T): T {
+    if (this.derivedValues.has(key)) return this.derivedValues.get(key) as T;
+    const v = make();
+    this.derivedValues.set(key, v);
+    return v;
   }
 
   entryOf(ref: ColumnRef): ColumnEntry {

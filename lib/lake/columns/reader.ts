@@ -124,6 +124,10 @@ export class ObjectColumns implements ColumnarObject {
     return this.info.refs;
   }
 
+  derived<T>(key: string, make: () => T): T {
+    return this.info.derived(key, make);
+  }
+
   /** Each row's record type index, or null when the object has one type. */
   async typeIndex(): Promise<TypeIndex | null> {
     const t = this.info.manifest.typeOf;

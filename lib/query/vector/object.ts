@@ -25,6 +25,11 @@ export interface ColumnarObject {
   columnsOf(path: readonly string[]): readonly ColumnRef[];
   /** Every column. */
   columns(): readonly ColumnRef[];
+  /**
+   * What make() works out from the object's types and columns alone (not
+   * their data), kept with the object: made once per key.
+   */
+  derived<T>(key: string, make: () => T): T;
   /** Each row's type index; null when the object has one type. */
   typeIndex(): Promise<Uint16Array | Uint32Array | null>;
   vector(c: ColumnRef): Promise<Vector>;

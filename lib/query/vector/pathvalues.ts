@@ -50,28 +50,46 @@ export class PathValues {
   }
 }
 
+/** Where a path's values are in an object: per type, its column (index into used), or -1. */
+interface PathPlan {
+  perType: Int16Array;
+  /** The columns the path has (indexes into the object's columnsOf(path)). */
+  used: number[];
+}
+
+/** The object's plan for path; null when some type has it where columns cannot read. */
+function pathPlan(o: ColumnarObject, path: readonly string[]): PathPlan | null {
+  return o.derived("path\u0000" + path.join("\u0000"), () => {
+    const perType = new Int16Array(o.types.length).fill(-1);
+    const cols = o.columnsOf(path);
+    const used: number[] = [];
+    for (let k = 0; k < o.types.length; k++) {
+      const lp = lookupPath(o.types[k], path);
+      if (lp.kind === "other") return null;
+      if (lp.kind === "missing") continue;
+      const c = cols.findIndex((c) => c.type === lp.type && c.covers.includes(k));
+      if (c < 0) return null;
+      let u = used.indexOf(c);
+      if (u < 0) {
+        u = used.length;
+        used.push(c);
+      }
+      perType[k] = u;
+    }
+    return { perType, used };
+  });
+}
+
 /** Loads a path's columns; null when some type has the path somewhere columns cannot read. */
 export async function pathValues(
   o: ColumnarObject,
   types: TypeIndex,
   path: readonly string[],
 ): Promise<PathValues | null> {
-  const perType = new Int16Array(o.types.length).fill(-1);
+  const plan = pathPlan(o, path);
+  if (plan === null) return null;
+  const { perType, used } = plan;
   const cols = o.columnsOf(path);
-  const used: number[] = [];
-  for (let k = 0; k < o.types.length; k++) {
-    const lp = lookupPath(o.types[k], path);
-    if (lp.kind === "other") return null;
-    if (lp.kind === "missing") continue;
-    const c = cols.findIndex((c) => c.type === lp.type && c.covers.includes(k));
-    if (c < 0) return null;
-    let u = used.indexOf(c);
-    if (u < 0) {
-      u = used.length;
-      used.push(c);
-    }
-    perType[k] = u;
-  }
   const vectors: Vector[] = [];
   for (const c of used) vectors.push(await o.vector(cols[c]));
   const pv = new PathValues(vectors, o.rows);
