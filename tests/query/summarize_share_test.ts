@@ -31,7 +31,7 @@ const AGGS = [
   agg("count", "count"),
   agg("collect", "c", "n"),
   agg("any", "a", "s"),
-  agg("dcount", "d", "s"),
+  agg("and", "d", "n==1"),
   agg("union", "u", "s"),
   agg("or", "o", "n"),
 ];

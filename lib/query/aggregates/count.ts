@@ -1,9 +1,12 @@
 // count and dcount.
 
-import { TypeString, TypeUint64, underId } from "../../zed/types.ts";
+import { ID_COMPLEX, type Type, TypeBytes, TypeUint64, typeUnder } from "../../zed/types.ts";
+import { formatType } from "../../zed/typetext.ts";
+import { textEncoder } from "../../zed/utf8.ts";
 import { Value } from "../../zed/value.ts";
+import { encodeBody } from "../../zed/zcode.ts";
+import { Sketch } from "./hll.ts";
 import { type Aggregator, registerAggregate } from "./registry.ts";
-import { untaggedText } from "./value-key.ts";
 
 /** Counts every value offered (nulls and errors too). */
 class Count implements Aggregator {
@@ -26,41 +29,87 @@ class Count implements Aggregator {
 }
 
 /**
- * Counts distinct values. The reference feeds (underlying type id, untagged
- * body bytes) to a HyperLogLog sketch, which is exact for small counts; this
- * keeps the same keys in a Set, so it is exact at any count but holds every
- * distinct key in memory.
+ * Counts distinct values as the reference does: each value's underlying
+ * type id (as a ZNG int body) and untagged body bytes go into a HyperLogLog
+ * sketch (hll.ts), whose estimate is exact for small counts and the
+ * reference's estimate beyond. (So null and an empty body of one type, as
+ * null(int64) and 0, count as one value there too.) Its memory stays under
+ * about 16 KB however many values it sees.
  */
 class DCount implements Aggregator {
-  private seen = new Set<string>();
-  private bytes = 0;
+  private sketch = new Sketch();
   consume(v: Value): void {
-    this.add(underId(v.type) + ":" + untaggedText(v.type, v.body));
-  }
-  private add(key: string): void {
-    const n = this.seen.size;
-    this.seen.add(key);
-    if (this.seen.size !== n) this.bytes += 40 + key.length;
+    const len = keyBytes(v);
+    this.sketch.insert(scratch, len);
   }
   result(): Value {
-    return new Value(TypeUint64, this.seen.size);
+    return new Value(TypeUint64, this.sketch.estimate());
   }
   save(out: Value[]): void {
-    for (const k of this.seen) out.push(new Value(TypeString, k));
+    out.push(new Value(TypeBytes, this.sketch.save()));
   }
   restore(state: readonly Value[]): void {
-    for (const v of state) this.add(v.body as string);
+    this.sketch = Sketch.restore(state[0].body as Uint8Array);
   }
   size(): number {
-    return this.bytes;
+    return this.sketch.size();
   }
 }
 
+/** Ids of complex types for sketch keys, by their underlying type. */
+const complexIds = new WeakMap<Type, number>();
+
+/**
+ * The id a value's type has in its sketch key: a primitive's fixed id, as the
+ * reference's; for a complex type, one made from its structure. (The
+ * reference uses the id its query's type context gave the type, which
+ * follows the order types were first seen; this process's ids follow all it
+ * has seen, so an estimate would change with the server's past.)
+ */
+function sketchTypeId(t: Type): number {
+  const u = typeUnder(t);
+  if (u.id < ID_COMPLEX) return u.id;
+  let id = complexIds.get(u);
+  if (id === undefined) {
+    const text = formatType(u);
+    let h = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    id = ID_COMPLEX + ((h >>> 0) % 0x100000);
+    complexIds.set(u, id);
+  }
+  return id;
+}
+
+/** Where a value's sketch key is written (grown as needed). */
+let scratch = new Uint8Array(256);
+
+/** Writes v's key into scratch (the type id's counted varint, then the body); returns its length. */
+function keyBytes(v: Value): number {
+  let n = sketchTypeId(v.type) * 2; // zigzag of a non-negative id
+  let len = 0;
+  while (n > 0) {
+    scratch[len++] = n & 0xff;
+    n = Math.floor(n / 256);
+  }
+  const body = v.body;
+  if (body === null) return len;
+  if (typeof body === "string") {
+    if (len + body.length * 3 > scratch.length) grow(len + body.length * 3);
+    return len + textEncoder.encodeInto(body, scratch.subarray(len)).written;
+  }
+  const b = encodeBody(v.type, body);
+  if (len + b.length > scratch.length) grow(len + b.length);
+  scratch.set(b, len);
+  return len + b.length;
+}
+
+function grow(size: number): void {
+  const next = new Uint8Array(Math.max(size, scratch.length * 2));
+  next.set(scratch);
+  scratch = next;
+}
+
 registerAggregate("count", { min: 0, max: 1, make: () => new Count(), mergeable: true });
-registerAggregate("dcount", {
-  min: 1,
-  max: 1,
-  make: () => new DCount(),
-  mergeable: true,
-  grows: true,
-});
+// (Not mergeable: the reference's sketch merged gives a different estimate
+// than the same values inserted into one, past the sparse form's size.)
+registerAggregate("dcount", { min: 1, max: 1, make: () => new DCount(), grows: true });

@@ -1,5 +1,5 @@
-// String keys for values, for the hash tables of union, map, dcount and
-// summarize's group table. The reference keys these tables by a value's
+// String keys for values, for the hash tables of union, map and summarize's
+// group table. The reference keys these tables by a value's
 // encoded bytes; a JS Map needs a string, so each body gets a text form that
 // is injective within one type (two bodies of the same type have the same
 // text exactly when their encodings are equal). Common primitives skip the
@@ -41,19 +41,6 @@ export function bodyText(t: Type, body: Body): string {
     return String(body);
   }
   return latin1(encodeBody(t, body));
-}
-
-/**
- * Text for the reference's untagged body bytes, where null and an empty
- * encoding are the same bytes (int 0, "", an empty container): dcount hashes
- * exactly those bytes, so it counts null(int64) and 0 as one value.
- */
-export function untaggedText(t: Type, body: Body): string {
-  if (body !== null) return bodyText(t, body);
-  const u = typeUnder(t);
-  if (u.kind === Kind.Primitive && (isInteger(u.id) || isSigned(u.id))) return "0";
-  if (u.kind === Kind.Enum) return "0";
-  return "";
 }
 
 /**

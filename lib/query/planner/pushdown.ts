@@ -93,8 +93,11 @@ function perValue(op: ast.Op): boolean {
   return false;
 }
 
-/** Aggregates whose result does not depend on the order of their input. */
-const ORDER_FREE_AGGS = new Set(["count", "dcount", "min", "max", "and", "or"]);
+/**
+ * Aggregates whose result does not depend on the order of their input.
+ * (Not dcount: when its sketch turns dense depends on the order of values.)
+ */
+const ORDER_FREE_AGGS = new Set(["count", "min", "max", "and", "or"]);
 
 /** Aggregates columns can feed (any other leaves the summarize to the rows). */
 const VECTOR_AGGS = new Set([

@@ -34,7 +34,16 @@ export interface VectorAggregate {
 }
 
 /** Aggregates whose result depends on the order values arrive in. */
-const ORDER_SENSITIVE = new Set(["any", "collect", "sum", "avg", "map", "fuse", "union"]);
+const ORDER_SENSITIVE = new Set([
+  "any",
+  "collect",
+  "sum",
+  "avg",
+  "map",
+  "fuse",
+  "union",
+  "dcount",
+]);
 
 export class VectorSummarize {
   private derivers: (Deriver | null)[];
