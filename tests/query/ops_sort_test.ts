@@ -249,6 +249,13 @@ Deno.test("uniq: docs examples", () => {
 Deno.test("uniq: equality is by encoded body, type ignored, adjacency only", () => {
   const uniq = (input: string) => runBoth((next) => new Uniq(next, false), input);
   assert.deepEqual(uniq("1 1(int32) 1(uint64) 2"), ["1", "1(uint64)", "2"]);
+  // Runs across types after runs within one: each comparison sees the value before.
+  const counted = (input: string) => runBoth((next) => new Uniq(next, true), input);
+  assert.deepEqual(counted("1 1(int32) 2 2(int32) 2(int16) 3(int16) 3"), [
+    "{value:1,count:2(uint64)}",
+    "{value:2,count:3(uint64)}",
+    "{value:3(int16),count:2(uint64)}",
+  ]);
   assert.deepEqual(uniq('"a" "a" "b" "a"'), ['"a"', '"b"', '"a"']);
   assert.deepEqual(uniq('null "" 0'), ["null"]);
   assert.deepEqual(uniq("{a:1} {b:1} {a:2}"), ["{a:1}", "{a:2}"]);

@@ -19,6 +19,8 @@ import { bodiesEqual } from "../expr/equal.ts";
 export class Uniq extends Unary {
   private last: Value | undefined = undefined;
   private lastBytes: Uint8Array | undefined = undefined;
+  /** The encoding of the value same() last compared, when it made one. */
+  private bytes: Uint8Array | undefined = undefined;
   private count = 0;
   private readonly countTypes = new Map<Type, RecordType>();
 
@@ -36,7 +38,9 @@ export class Uniq extends Unary {
       }
       if (this.last !== undefined) out.push(this.wrap(this.last));
       this.last = v;
-      this.lastBytes = undefined;
+      // (Its encoding, when same() made it, serves the next comparison.)
+      this.lastBytes = this.bytes;
+      this.bytes = undefined;
       this.count = 1;
     }
     this.emit(out);
@@ -51,13 +55,15 @@ export class Uniq extends Unary {
   }
 
   private same(v: Value): boolean {
+    this.bytes = undefined;
     const last = this.last!;
     // Values of one type: compare the bodies directly.
     if (v.type === last.type && v.body !== null && last.body !== null) {
       return bodiesEqual(v.type, v.body, last.body);
     }
     if (this.lastBytes === undefined) this.lastBytes = encodeBody(last.type, last.body);
-    return bytesEqual(encodeBody(v.type, v.body), this.lastBytes);
+    this.bytes = encodeBody(v.type, v.body);
+    return bytesEqual(this.bytes, this.lastBytes);
   }
 
   private wrap(v: Value): Value {
