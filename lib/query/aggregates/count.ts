@@ -2,9 +2,9 @@
 
 import { ID_COMPLEX, type Type, TypeBytes, TypeUint64, typeUnder } from "../../zed/types.ts";
 import { formatType } from "../../zed/typetext.ts";
-import { textEncoder } from "../../zed/utf8.ts";
+import { ByteWriter } from "../../zed/bytes.ts";
 import { Value } from "../../zed/value.ts";
-import { encodeBody } from "../../zed/zcode.ts";
+import { appendTagged } from "../../zed/zcode.ts";
 import { Sketch } from "./hll.ts";
 import { type Aggregator, registerAggregate } from "./registry.ts";
 
@@ -39,8 +39,8 @@ class Count implements Aggregator {
 class DCount implements Aggregator {
   private sketch = new Sketch();
   consume(v: Value): void {
-    const len = keyBytes(v);
-    this.sketch.insert(scratch, len);
+    writeKey(v);
+    this.sketch.insert(key.buf, key.pos);
   }
   result(): Value {
     return new Value(TypeUint64, this.sketch.estimate());
@@ -80,33 +80,25 @@ function sketchTypeId(t: Type): number {
   return id;
 }
 
-/** Where a value's sketch key is written (grown as needed). */
-let scratch = new Uint8Array(256);
+/** Where a value's sketch key is written. */
+const key = new ByteWriter(256);
 
-/** Writes v's key into scratch (the type id's counted varint, then the body); returns its length. */
-function keyBytes(v: Value): number {
+/** Writes v's sketch key into `key`: its type id as a ZNG int body (counted, zigzag), then its body. */
+function writeKey(v: Value): void {
+  key.reset();
   let n = sketchTypeId(v.type) * 2; // zigzag of a non-negative id
-  let len = 0;
   while (n > 0) {
-    scratch[len++] = n & 0xff;
+    key.byte(n & 0xff);
     n = Math.floor(n / 256);
   }
-  const body = v.body;
-  if (body === null) return len;
-  if (typeof body === "string") {
-    if (len + body.length * 3 > scratch.length) grow(len + body.length * 3);
-    return len + textEncoder.encodeInto(body, scratch.subarray(len)).written;
-  }
-  const b = encodeBody(v.type, body);
-  if (len + b.length > scratch.length) grow(len + b.length);
-  scratch.set(b, len);
-  return len + b.length;
-}
-
-function grow(size: number): void {
-  const next = new Uint8Array(Math.max(size, scratch.length * 2));
-  next.set(scratch);
-  scratch = next;
+  // The value's tagged encoding, then its tag taken out (null: nothing).
+  const at = key.pos;
+  appendTagged(key, v.type, v.body);
+  let tag = at;
+  while (key.buf[tag] & 0x80) tag++;
+  const tagLen = tag + 1 - at;
+  key.buf.copyWithin(at, at + tagLen, key.pos);
+  key.pos -= tagLen;
 }
 
 registerAggregate("count", { min: 0, max: 1, make: () => new Count(), mergeable: true });

@@ -7,6 +7,7 @@
 // is its encoded bytes; the overflow test is on 8-bit arithmetic; the
 // non-zero register count after a rebase); each is marked where it is.
 
+import { uvarintLength } from "../../zed/bytes.ts";
 import { hashed, metroHash64 } from "./metro.ts";
 
 const P = 14;
@@ -126,11 +127,6 @@ class Registers {
   }
 }
 
-/** Bytes of x as a base-128 varint. */
-function varintLength(x: number): number {
-  return x < 0x80 ? 1 : x < 0x4000 ? 2 : x < 0x200000 ? 3 : x < 0x10000000 ? 4 : 5;
-}
-
 /**
  * The sparse form's sorted list of encodings. The reference stores it as
  * varints of the differences and compares the size of that encoding with
@@ -171,7 +167,7 @@ class SparseList {
     this.encodedLength = 0;
     let prev = 0;
     for (let k = 0; k < this.count; k++) {
-      this.encodedLength += varintLength(v[k] - prev);
+      this.encodedLength += uvarintLength(v[k] - prev);
       prev = v[k];
     }
   }
@@ -186,9 +182,9 @@ class SparseList {
     }
     if (lo < this.count && v[lo] === k) return;
     const prev = lo > 0 ? v[lo - 1] : 0;
-    this.encodedLength += varintLength(k - prev);
+    this.encodedLength += uvarintLength(k - prev);
     if (lo < this.count) {
-      this.encodedLength += varintLength(v[lo] - k) - varintLength(v[lo] - prev);
+      this.encodedLength += uvarintLength(v[lo] - k) - uvarintLength(v[lo] - prev);
       v.copyWithin(lo + 1, lo, this.count);
     }
     v[lo] = k;
@@ -253,7 +249,7 @@ export class Sketch {
     const tmp = this.tmpSet!;
     if (tmp.size === 0) return;
     this.sparseList!.merge(Uint32Array.from(tmp).sort());
-    this.tmpSet = new Set();
+    tmp.clear();
     this.changed = true;
   }
 

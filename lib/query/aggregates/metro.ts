@@ -29,11 +29,8 @@ function u32(b: Uint8Array, i: number): number {
 //   rotr(x, n<32): hi = (xh >>> n | xl << 32-n) >>> 0, lo = (xl >>> n | xh << 32-n) >>> 0
 //   rotr(x, n>32): rotr by n-32 of the swapped halves
 
-/** The hash starts as (seed + k2) * k0; for the reference's one seed, 1337: */
-const SEED = 1337;
-
 /** MetroHash64 of b[0, len) with a seed below 2^32 - k2; the result in `hashed`. */
-export function metroHash64(b: Uint8Array, len: number, seed = SEED): void {
+export function metroHash64(b: Uint8Array, len: number, seed: number): void {
   let t = (seed + K2) >>> 0;
   const th = seed + K2 > 0xffffffff ? 1 : 0;
   let hl = Math.imul(t, K0) >>> 0;

@@ -50,11 +50,11 @@ export class PathValues {
   }
 }
 
-/** Where a path's values are in an object: per type, its column (index into used), or -1. */
+/** Where a path's values are in an object: per type, its column (index into refs), or -1. */
 interface PathPlan {
   perType: Int16Array;
-  /** The columns the path has (indexes into the object's columnsOf(path)). */
-  used: number[];
+  /** The columns the path has. */
+  refs: ColumnRef[];
 }
 
 /** The object's plan for path; null when some type has it where columns cannot read. */
@@ -62,21 +62,21 @@ function pathPlan(o: ColumnarObject, path: readonly string[]): PathPlan | null {
   return o.derived("path\u0000" + path.join("\u0000"), () => {
     const perType = new Int16Array(o.types.length).fill(-1);
     const cols = o.columnsOf(path);
-    const used: number[] = [];
+    const refs: ColumnRef[] = [];
     for (let k = 0; k < o.types.length; k++) {
       const lp = lookupPath(o.types[k], path);
       if (lp.kind === "other") return null;
       if (lp.kind === "missing") continue;
-      const c = cols.findIndex((c) => c.type === lp.type && c.covers.includes(k));
-      if (c < 0) return null;
-      let u = used.indexOf(c);
+      const c = cols.find((c) => c.type === lp.type && c.covers.includes(k));
+      if (c === undefined) return null;
+      let u = refs.indexOf(c);
       if (u < 0) {
-        u = used.length;
-        used.push(c);
+        u = refs.length;
+        refs.push(c);
       }
       perType[k] = u;
     }
-    return { perType, used };
+    return { perType, refs };
   });
 }
 
@@ -88,12 +88,11 @@ export async function pathValues(
 ): Promise<PathValues | null> {
   const plan = pathPlan(o, path);
   if (plan === null) return null;
-  const { perType, used } = plan;
-  const cols = o.columnsOf(path);
+  const { perType, refs } = plan;
   const vectors: Vector[] = [];
-  for (const c of used) vectors.push(await o.vector(cols[c]));
+  for (const c of refs) vectors.push(await o.vector(c));
   const pv = new PathValues(vectors, o.rows);
-  pv.refs = used.map((c) => cols[c]);
+  pv.refs = refs;
   const col = pv.col;
   if (col !== null) {
     if (types === null) col.fill(perType[0]);
