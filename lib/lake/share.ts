@@ -121,8 +121,8 @@ export async function readShared(
 
 /**
  * Units cut into at most n contiguous shards of about equal bytes to read
- * (weigh: an object's; its size by default); [] when they hold fewer than
- * minBytes.
+ * (weigh: an object's; its size by default), none lighter than a quarter of an
+ * even share; [] when they hold fewer than minBytes or make fewer than two.
  */
 export function shardsOf(
   units: DataObject[][],
@@ -147,7 +147,16 @@ export function shardsOf(
     }
   }
   if (current.length > 0) shards.push(current);
-  return shards;
+  // A shard with little to read costs a helper's round trip and a merge and
+  // saves next to nothing (one run holding nearly all the bytes, say): it
+  // joins the one before (the first holds at least an even share).
+  const least = total / n / 4;
+  const kept: DataObject[][] = [];
+  for (const s of shards) {
+    if (kept.length === 0 || weight(s) >= least) kept.push(s);
+    else kept[kept.length - 1].push(...s);
+  }
+  return kept.length < 2 ? [] : kept;
 }
 
 /** The scan counters' names. */

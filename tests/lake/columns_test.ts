@@ -280,6 +280,25 @@ Deno.test("the column cache keeps within its budget (LOCH_COLUMN_CACHE) and refu
   assert.equal(columnCache.budget, DEFAULT_COLUMN_CACHE);
 });
 
+Deno.test("what is made from a column's data is kept in the column cache, counted, until dropped", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "ts");
+    await loadText(lake, p, records(range(100), (n) => `{ts:${n},s:"v${n % 3}"}`));
+    const cols = openColumns(lake, p.id, tipObjects(lake.catalog, p.id, "main")[0])!;
+    const [ref] = cols.columnsOf(["s"]);
+    clearColumnCache();
+    let made = 0;
+    const make = () => ({ bytes: 1000, n: ++made });
+    const first = cols.fromColumn(ref, "test", make);
+    assert.equal(columnCache.bytes, 1000, "its bytes are held");
+    assert.equal(cols.fromColumn(ref, "test", make), first, "kept");
+    assert.notEqual(cols.fromColumn(ref, "other", make), first, "one per kind");
+    assert.equal(made, 2);
+    clearColumnCache();
+    assert.equal(cols.fromColumn(ref, "test", make).n, 3, "made again once dropped");
+  });
+});
+
 Deno.test("values made from columns are the values, for the types whose fields columns hold", async () => {
   await withDir(async (dir) => {
     const texts = [

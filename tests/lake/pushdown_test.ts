@@ -455,6 +455,38 @@ Deno.test("counts over dictionary columns come from their histograms, with nulls
   });
 });
 
+Deno.test("summaries by a dictionary column keep its grouping with it, the same as by rows", async () => {
+  await withLake(async (lake) => {
+    for (const order of ["asc", "desc"] as const) {
+      // Three overlapping objects (groups fed from several, merged in pool
+      // order); strings with nulls and rows without s or x.
+      const p = keyedPool(lake, `p${order}`, "ts", order);
+      for (let part = 0; part < 3; part++) {
+        let text = "";
+        for (let i = part; i < 900; i += 3) {
+          const s = i % 11 === 0 ? "null(string)" : `"v${i % 7}"`;
+          text += i % 13 === 0 ? `{ts:${i},other:1}\n` : `{ts:${i},s:${s},x:${i / 10 + 0.1}}\n`;
+        }
+        await loadText(lake, p, text);
+      }
+      clearColumnCache();
+      for (
+        const q of [
+          "a:=avg(x) by s",
+          "a:=avg(x), n:=count() by s", // the grouping kept by the first
+          "x > 40 | a:=avg(x) by s", // rows selected: grouped afresh
+          "m:=max(x), t:=sum(x) by s",
+          "a:=avg(x) by s",
+        ]
+      ) {
+        const { rows, cols } = await bothPaths(lake, `from p${order} | ${q} | sort s`);
+        assert.deepEqual(cols.lines, rows.lines, `${order}: ${q}`);
+        assert.equal(cols.stats.bytesFetched, 0, `${order}: ${q}: from columns`);
+      }
+    }
+  });
+});
+
 Deno.test("group keys computed from one field come from the columns, as from the rows", async () => {
   await withLake(async (lake) => {
     const p = keyedPool(lake, "p", "ts", "asc");

@@ -172,6 +172,13 @@ Deno.test("share: shards are contiguous, cover every unit once and weigh about t
   assert.deepEqual(shardsOf(units, 3, 101), [], "fewer bytes than the least worth sharing");
   assert.deepEqual(shardsOf(units.slice(0, 1), 3, 0), [], "one unit");
   assert.deepEqual(shardsOf(units, 1, 0), [], "no helper");
+  // A shard with under a quarter of an even share joins its neighbour.
+  const lopsided = [100, 1, 2].map((s) => [obj(s)]);
+  assert.deepEqual(shardsOf(lopsided, 2, 0), [], "one run holds nearly all the bytes");
+  const light = [50, 100, 2, 48].map((s) => [obj(s)]);
+  const joined = shardsOf(light, 4, 0);
+  assert.deepEqual(joined.map((s) => s.reduce((b, o) => b + o.size, 0)), [50, 102, 48]);
+  assert.deepEqual(joined.flat(), light.flat());
 });
 
 Deno.test("share: a scan's bytes to read are those of its fields' columns", async () => {

@@ -172,3 +172,44 @@ Deno.test("keymerge: random keys merge as a sort by the pool key does", () => {
   // Both outcomes were exercised.
   assert.ok(merged > 100 && gaveUp > 10, `${merged} merged, ${gaveUp} gave up`);
 });
+
+Deno.test("keymerge: a run's groups merge right whatever order their objects come in", () => {
+  // Three objects; group 0's rows come object 0, 1, 2 in key order, group
+  // 1's 2, 0, 1, group 2's interleave. Keys share long prefixes (as times
+  // do) and differ in a word or in the bytes after the last whole word.
+  const p = "2018-03-24T17:15:";
+  const objects = [
+    [`${p}01.1`, `${p}07.5`, `${p}20.000001`, `${p}20.0001`],
+    [`${p}02.2`, `${p}08.5`, `${p}20.000002`, `${p}30`],
+    [`${p}00`, `${p}03.3`, `${p}06.5`, `${p}20.000003`],
+  ];
+  // Per object, the group of each row (rows of a group in row order).
+  const groupOf = [[1, 0, 1, 2], [1, 0, 2, 2], [1, 0, 1, 2]];
+  for (const order of ["asc", "desc"] as const) {
+    const keys = objects.map((o) => order === "asc" ? o : [...o].reverse());
+    const groups = order === "asc" ? groupOf : groupOf.map((g) => [...g].reverse());
+    const run = groups.map((gs) => {
+      const rows: number[] = [];
+      const start = [0];
+      for (let g = 0; g < 3; g++) {
+        gs.forEach((x, r) => x === g && rows.push(r));
+        start.push(rows.length);
+      }
+      return { p: { rows: Int32Array.from(rows), start: Int32Array.from(start) } };
+    });
+    const runKeys = new RunKeys(keys.map((k) => rowKeys(strings(k))), new PoolKey(["ts"], order));
+    for (const g of [0, 1, 2, 0, 1]) {
+      const runs = mergeRows(run, [0, 1, 2].map((k) => ({ k, g })), runKeys);
+      assert.ok(runs !== null);
+      const got: string[] = [];
+      for (let t = 0; t < runs.length; t += 3) {
+        for (let r = runs[t + 1]; r < runs[t + 2]; r++) {
+          got.push(keys[runs[t]][run[runs[t]].p.rows[r]]);
+        }
+      }
+      const want = keys.flatMap((k, o) => k.filter((_, r) => groups[o][r] === g)).sort();
+      if (order === "desc") want.reverse();
+      assert.deepEqual(got, want, `${order} group ${g}`);
+    }
+  }
+});

@@ -19,7 +19,7 @@ const PREFIX_BYTES = PREFIX;
 /** Default byte budget of the column cache (LOCH_COLUMN_CACHE overrides it, e.g. `1GiB`). */
 export const DEFAULT_COLUMN_CACHE = 512 << 20;
 
-type Cached = Vector | TypeIndex | Uint8Array;
+type Cached = Vector | TypeIndex | Uint8Array | { readonly bytes: number };
 
 class ColumnCache {
   private map = new Map<string, { value: Cached; bytes: number }>();
@@ -126,6 +126,17 @@ export class ObjectColumns implements ColumnarObject {
 
   derived<T>(key: string, make: () => T): T {
     return this.info.derived(key, make);
+  }
+
+  fromColumn<T extends { readonly bytes: number }>(c: ColumnRef, kind: string, make: () => T): T {
+    const k = this.info.manifest.columns.indexOf(this.info.entryOf(c));
+    const key = `${this.key}/${k}/${kind}`;
+    let v = columnCache.get<T>(key);
+    if (v === undefined) {
+      v = make();
+      columnCache.set(key, v, v.bytes);
+    }
+    return v;
   }
 
   /** Each row's record type index, or null when the object has one type. */

@@ -243,14 +243,17 @@ export class Summarize extends Unary {
   /**
    * The aggregators of the group with these keys, made when new, for
    * feeding values straight from columns (vector/summarize.ts); null when a
-   * key is quiet (such values are dropped). Only while `direct`.
+   * key is quiet (such values are dropped). Only while `direct`. The
+   * group's name (groupName of the keys), when the caller has it, saves
+   * making it again.
    */
-  groupOf(keys: readonly Value[]): Aggregator[] | null {
+  groupOf(keys: readonly Value[], name?: string): Aggregator[] | null {
     let key = "";
     for (let i = 0; i < keys.length; i++) {
       if (isQuiet(keys[i])) return null;
-      key += valueKey(keys[i].type, keys[i].body);
+      if (name === undefined) key += valueKey(keys[i].type, keys[i].body);
     }
+    if (name !== undefined) key = name;
     return (this.table.get(key) ?? this.newGroup(key, keys.slice())).aggs;
   }
 
@@ -258,6 +261,11 @@ export class Summarize extends Unary {
    * Offers numbers from a column to aggregate i of a group from groupOf
    * (Aggregator.consumeNumbers); false when it does not take them so.
    */
+  /** Whether aggregator a (aggregate i of a group) takes numbers from columns (consumeNumbers). */
+  acceptsNumbers(a: Aggregator, i: number): boolean {
+    return a.consumeNumbers !== undefined && (this.grows === undefined || !this.grows[i]);
+  }
+
   feedNumbers(
     aggs: Aggregator[],
     i: number,
@@ -268,8 +276,8 @@ export class Summarize extends Unary {
     to: number,
   ): boolean {
     const a = aggs[i];
-    if (a.consumeNumbers === undefined || (this.grows !== undefined && this.grows[i])) return false;
-    a.consumeNumbers(f64, state, rows, from, to);
+    if (!this.acceptsNumbers(a, i)) return false;
+    a.consumeNumbers!(f64, state, rows, from, to);
     return true;
   }
 

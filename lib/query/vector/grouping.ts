@@ -4,12 +4,14 @@
 // appearance, and the rows listed group by group (or, for counts only, just
 // each group's size).
 
+import { valueKey } from "../aggregates/value-key.ts";
 import { MISSING } from "../runtime/values.ts";
 import type { Type } from "../../zed/types.ts";
 import { type Body, Value } from "../../zed/value.ts";
 import { DictVector, NULL_ROW, VALUE, type Vector } from "../../zed/vector.ts";
 import type { Codes, Deriver } from "./derive.ts";
 import { dictHistogram } from "./histogram.ts";
+import type { ColumnarObject } from "./object.ts";
 import type { PathValues } from "./pathvalues.ts";
 
 export const EMPTY_ROWS = new Int32Array(0);
@@ -18,7 +20,10 @@ export const EMPTY_ROWS = new Int32Array(0);
 export interface PreparedGroups {
   /** Per group, its key values. */
   keys: Value[][];
-  /** Per group, its name (groupName), where some aggregate depends on the order of its values. */
+  /**
+   * Per group, its name (groupName): where some aggregate depends on the
+   * order of its values, or the groups were kept with their column.
+   */
   names?: string[];
   /**
    * Per aggregate whose result depends on the order of its values: the
@@ -61,6 +66,61 @@ export function oneGroup(
     for (let i = 0, k = 0; i < rows; i++) if (sel === null || sel[i] === 1) list[k++] = i;
   }
   return prepared([keys], list, Int32Array.of(0, n), args, wheres);
+}
+
+/** A group's name: its key values' value key strings, joined (as summarize's table keys it). */
+export function groupName(keys: readonly Value[]): string {
+  let s = "";
+  for (const k of keys) s += valueKey(k.type, k.body);
+  return s;
+}
+
+/** Estimated bytes of a group's keys and name beside its rows, for the column cache. */
+const GROUP_BYTES = 128;
+
+/**
+ * Every row of an object grouped by one dictionary column, as groupRows
+ * groups them, kept with the column: the grouping is the column's alone,
+ * so a query that groups by it again (each of Zui's refreshes, say) only
+ * feeds its aggregates. With the groups' names, made once when first asked.
+ */
+class ColumnGroups {
+  readonly bytes: number;
+  private named: string[] | null = null;
+  constructor(readonly keys: Value[][], readonly rows: Int32Array, readonly start: Int32Array) {
+    this.bytes = rows.byteLength + start.byteLength + keys.length * GROUP_BYTES;
+  }
+  get names(): string[] {
+    return this.named ??= this.keys.map(groupName);
+  }
+}
+
+/**
+ * The groups of every row of an object by one dictionary column (no
+ * selection, no derived key, the groups' rows wanted), from the column
+ * cache when kept there, with their names; null for any other grouping.
+ */
+export function columnGroups(
+  o: ColumnarObject,
+  sel: Uint8Array | null,
+  keyValues: PathValues[],
+  derive: (Deriver | null)[],
+  args: (PathValues | null)[],
+  wheres: (Uint8Array | null)[],
+  sizesOnly: boolean,
+): PreparedGroups | null {
+  if (sel !== null || sizesOnly || keyValues.length !== 1 || derive[0] !== null) return null;
+  const pv = keyValues[0];
+  if (pv.col !== null || pv.vectors.length !== 1 || !(pv.vectors[0] instanceof DictVector)) {
+    return null;
+  }
+  const g = o.fromColumn(pv.refs[0], "groups", () => {
+    const all = groupRows(o.rows, null, keyValues, derive, [], [], false)!;
+    return new ColumnGroups(all.keys, all.rows, all.start);
+  });
+  const p = prepared(g.keys, g.rows, g.start, args, wheres);
+  p.names = g.names;
+  return p;
 }
 
 /** Groups worked out, their order-dependent bookkeeping (fed, intBound) still to fill. */

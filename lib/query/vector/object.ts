@@ -30,6 +30,12 @@ export interface ColumnarObject {
    * their data), kept with the object: made once per key.
    */
   derived<T>(key: string, make: () => T): T;
+  /**
+   * What make() works out from a column's data (its whole vector), kept in
+   * the column cache as the column is, its bytes counted against the
+   * cache's budget: made again once dropped.
+   */
+  fromColumn<T extends { readonly bytes: number }>(c: ColumnRef, kind: string, make: () => T): T;
   /** Each row's type index; null when the object has one type. */
   typeIndex(): Promise<Uint16Array | Uint32Array | null>;
   vector(c: ColumnRef): Promise<Vector>;

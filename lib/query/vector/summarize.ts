@@ -11,17 +11,15 @@
 // (prepare returns null) is summarized from its rows instead.
 
 import type { Aggregator } from "../aggregates/registry.ts";
-import { valueKey } from "../aggregates/value-key.ts";
 import type { Summarize } from "../ops/summarize.ts";
 import { MISSING, TRUE } from "../runtime/values.ts";
-import type { Value } from "../../zed/value.ts";
 import { DictVector, NumberVector, VALUE } from "../../zed/vector.ts";
 import { ID_DURATION, ID_TIME, isInteger, Kind, typeUnder } from "../../zed/types.ts";
 import type { VectorFilter } from "./filter.ts";
 import type { ColumnarObject } from "./object.ts";
 import { Deriver, type VectorKey } from "./derive.ts";
 import { type KeyOrder, mergeRows, RunKeys } from "./keymerge.ts";
-import { groupRows, oneGroup, type PreparedGroups } from "./grouping.ts";
+import { columnGroups, groupName, groupRows, oneGroup, type PreparedGroups } from "./grouping.ts";
 import { type PathValues, pathValues } from "./pathvalues.ts";
 
 export type { PreparedGroups };
@@ -130,21 +128,22 @@ export class VectorSummarize {
         wheres,
         sizesOnly,
       )
-      : groupRows(o.rows, sel, keyValues, derive, args, wheres, sizesOnly);
+      : columnGroups(o, sel, keyValues, derive, args, wheres, sizesOnly) ??
+        groupRows(o.rows, sel, keyValues, derive, args, wheres, sizesOnly);
     if (p !== null) {
-      if (this.orderSensitive) p.names = p.keys.map(groupName);
+      if (p.names === undefined && this.orderSensitive) p.names = p.keys.map(groupName);
       p.fed = this.aggs.map((a, j) => ORDER_SENSITIVE.has(a.name) ? fedGroups(p, j) : null);
       p.intBound = this.aggs.map((_, j) => intBound(args[j]));
     }
     return p;
   }
 
-  /** Feeds an object's groups to the summarize (but those skip says to leave out). */
-  commit(p: PreparedGroups, op: Summarize, skip?: Set<number>): void {
+  /** Feeds an object's groups to the summarize (but those skip marks, 1, to leave out). */
+  commit(p: PreparedGroups, op: Summarize, skip?: Uint8Array): void {
     const nAggs = this.aggs.length;
     for (let g = 0; g < p.keys.length; g++) {
-      if (skip?.has(g)) continue;
-      const aggs = op.groupOf(p.keys[g]);
+      if (skip !== undefined && skip[g] === 1) continue;
+      const aggs = op.groupOf(p.keys[g], p.names?.[g]);
       if (aggs === null) continue;
       const a0 = p.start[g], a1 = p.start[g + 1];
       if (p.rows.length === 0) {
@@ -193,7 +192,7 @@ export class VectorSummarize {
         else at.push({ k, g });
       }
     }
-    const skip = run.map(() => new Set<number>());
+    const skip = run.map(({ p }) => new Uint8Array(p.keys.length));
     const merged: { parts: { k: number; g: number }[]; order: Int32Array }[] = [];
     let keys: RunKeys | null = null;
     for (const parts of where.values()) {
@@ -211,14 +210,29 @@ export class VectorSummarize {
       const order = mergeRows(run, parts, keys);
       if (order === null) return false;
       merged.push({ parts, order });
-      for (const { k, g } of parts) skip[k].add(g);
+      for (const { k, g } of parts) skip[k][g] = 1;
     }
     run.forEach(({ p }, k) => this.commit(p, op, skip[k]));
+    // Per aggregate: its numbers in each object, where every object has them as one column.
+    const numbers = this.aggs.map((_, j) => {
+      const each = run.map(({ p }) => p.wheres[j] === null ? p.args[j]?.numbers() ?? null : null);
+      return each.every((v, k) => v !== null || run[k].p.rows.length === 0) ? each : null;
+    });
     for (const { parts, order } of merged) {
       const first = run[parts[0].k].p;
-      const aggs = op.groupOf(first.keys[parts[0].g]);
+      const aggs = op.groupOf(first.keys[parts[0].g], first.names?.[parts[0].g]);
       if (aggs === null) continue;
       for (let j = 0; j < this.aggs.length; j++) {
+        const nums = numbers[j];
+        const a = aggs[j];
+        if (nums !== null && op.acceptsNumbers(a, j)) {
+          // Straight to the aggregator, run by run.
+          for (let t = 0; t < order.length; t += 3) {
+            const k = parts[order[t]].k, v = nums[k]!;
+            a.consumeNumbers!(v.f64, v.state, run[k].p.rows, order[t + 1], order[t + 2]);
+          }
+          continue;
+        }
         for (let t = 0; t < order.length; t += 3) {
           feedRange(op, aggs, j, run[parts[order[t]].k].p, order[t + 1], order[t + 2]);
         }
@@ -255,11 +269,6 @@ function feedRange(
     const v = arg.value(i);
     if (v !== MISSING) op.feed(aggs, j, v);
   }
-}
-
-/** A group's name: its key values' value key strings, joined. */
-function groupName(keys: readonly Value[]): string {
-  return keys.map((k) => valueKey(k.type, k.body)).join("");
 }
 
 /** The groups aggregate j gets a value for. */
