@@ -97,7 +97,7 @@ export class HeadScan implements ValueReader {
         this.rest = cut ? new OpReader(first, cut.make) : first;
         break;
       }
-      for (const v of vals) out.push(v);
+      for (let i = 0; i < vals.length; i++) out.push(vals[i]);
     }
     return out;
   }

@@ -217,7 +217,11 @@ export class CursorHeap {
       if (l < a.length && this.less(a[l], a[m]) < 0) m = l;
       if (r < a.length && this.less(a[r], a[m]) < 0) m = r;
       if (m === i) return;
-      [a[i], a[m]] = [a[m], a[i]];
+      // (A swap through a temporary: destructuring makes an array and its
+      // iterator per step until the JIT has compiled this.)
+      const t = a[i];
+      a[i] = a[m];
+      a[m] = t;
       i = m;
     }
   }

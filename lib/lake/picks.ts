@@ -62,7 +62,7 @@ export class PickedValues {
       if (!this.countsRead) continue;
       const sizes = await cols[i].sizesPrefix(rows.reduce((m, r) => Math.max(m, r), 0) + 1);
       let bytes = 0;
-      for (const r of rows) bytes += sizes[r];
+      for (let n = 0; n < rows.length; n++) bytes += sizes[rows[n]];
       this.stats.recordsRead += rows.length;
       this.stats.recordsMatched += rows.length;
       this.stats.bytesRead += bytes;

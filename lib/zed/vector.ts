@@ -12,7 +12,7 @@
 
 import type { Type } from "./types.ts";
 import type { Body } from "./value.ts";
-import { decodeUtf8 } from "./utf8.ts";
+import { decodeUtf8, latin1String } from "./utf8.ts";
 
 export const ABSENT = 0;
 export const NULL_ROW = 1;
@@ -96,7 +96,12 @@ export class BinaryVector extends Vector {
     const cache = this.strings ??= new Array(this.state.length);
     let s = cache[i];
     if (s === undefined) {
-      s = decodeUtf8(this.data.subarray(this.offsets[i], this.offsets[i + 1]));
+      const d = this.data, a = this.offsets[i], b = this.offsets[i + 1];
+      // ASCII (most strings) is its own text: no view of the bytes and no
+      // call out to the decoder for each.
+      let k = a;
+      while (k < b && d[k] < 0x80) k++;
+      s = k === b ? latin1String(d, a, b) : decodeUtf8(d.subarray(a, b));
       cache[i] = s;
     }
     return s;

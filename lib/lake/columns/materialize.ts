@@ -60,11 +60,12 @@ export async function cutFromColumns(
   missing: Value,
 ): Promise<Value[] | null> {
   let upTo = 0;
-  for (const r of rows) if (r >= upTo) upTo = r + 1;
+  for (let i = 0; i < rows.length; i++) if (rows[i] >= upTo) upTo = rows[i] + 1;
   const types = await c.typeIndexUpTo(upTo);
   const made = new Map<number, { type: RecordType; fields: Build[] }>();
-  for (const r of rows) {
-    const k = types === null ? 0 : types[r];
+  // (Indexed loops: until the JIT compiles this, for-of makes an object per row.)
+  for (let i = 0; i < rows.length; i++) {
+    const k = types === null ? 0 : types[rows[i]];
     if (made.has(k)) continue;
     const rec = typeUnder(c.types[k]);
     if (rec.kind !== Kind.Record) return null;

@@ -49,7 +49,9 @@ export class Top extends Unary {
 
   private swap(i: number, j: number): void {
     const h = this.heap;
-    [h[i], h[j]] = [h[j], h[i]];
+    const t = h[i];
+    h[i] = h[j];
+    h[j] = t;
   }
 
   private up(j: number): void {
