@@ -95,34 +95,6 @@ class ColumnGroups {
   }
 }
 
-/**
- * The groups of every row of an object by one dictionary column (no
- * selection, no derived key, the groups' rows wanted), from the column
- * cache when kept there, with their names; null for any other grouping.
- */
-export function columnGroups(
-  o: ColumnarObject,
-  sel: Uint8Array | null,
-  keyValues: PathValues[],
-  derive: (Deriver | null)[],
-  args: (PathValues | null)[],
-  wheres: (Uint8Array | null)[],
-  sizesOnly: boolean,
-): PreparedGroups | null {
-  if (sel !== null || sizesOnly || keyValues.length !== 1 || derive[0] !== null) return null;
-  const pv = keyValues[0];
-  if (pv.col !== null || pv.vectors.length !== 1 || !(pv.vectors[0] instanceof DictVector)) {
-    return null;
-  }
-  const g = o.fromColumn(pv.refs[0], "groups", () => {
-    const all = groupRows(o.rows, null, keyValues, derive, [], [], false)!;
-    return new ColumnGroups(all.keys, all.rows, all.start);
-  });
-  const p = prepared(g.keys, g.rows, g.start, args, wheres);
-  p.names = g.names;
-  return p;
-}
-
 /** Groups worked out, their order-dependent bookkeeping (fed, intBound) still to fill. */
 function prepared(
   keys: Value[][],
@@ -137,24 +109,37 @@ function prepared(
 const ZERO = Int32Array.of(0);
 
 /**
- * Groups the selected rows by their keys: each key's values get small
- * codes (a dictionary's entries, or distinct values), combined into group
- * numbers in order of first appearance.
+ * Groups an object's selected rows by their keys: each key's values get
+ * small codes (a dictionary's entries, or distinct values), combined into
+ * group numbers in order of first appearance. Every row grouped by one
+ * dictionary column (no selection, no derived key) is the grouping kept
+ * with the column, made once (unless keep is false).
  */
 export function groupRows(
-  rows: number,
+  o: ColumnarObject,
   sel: Uint8Array | null,
   keyValues: PathValues[],
   derive: (Deriver | null)[],
   args: (PathValues | null)[],
   wheres: (Uint8Array | null)[],
   sizesOnly: boolean,
+  keep = true,
 ): PreparedGroups | null {
+  const rows = o.rows;
   const only = keyValues.length === 1 && keyValues[0].vectors.length === 1
     ? keyValues[0].vectors[0]
     : null;
-  if (sizesOnly && sel === null && only instanceof DictVector && derive[0] === null) {
-    return dictGroupSizes(only, rows, args, wheres);
+  if (only instanceof DictVector && sel === null && derive[0] === null) {
+    if (sizesOnly) return dictGroupSizes(only, rows, args, wheres);
+    if (keep && keyValues[0].col === null) {
+      const g = o.fromColumn(keyValues[0].refs[0], "groups", () => {
+        const all = groupRows(o, null, keyValues, derive, [], [], false, false)!;
+        return new ColumnGroups(all.keys, all.rows, all.start);
+      });
+      const p = prepared(g.keys, g.rows, g.start, args, wheres);
+      p.names = g.names;
+      return p;
+    }
   }
   const gid = new Int32Array(rows).fill(-1);
   const groupKeys: Value[][] = [];

@@ -19,7 +19,7 @@ import type { VectorFilter } from "./filter.ts";
 import type { ColumnarObject } from "./object.ts";
 import { Deriver, type VectorKey } from "./derive.ts";
 import { type KeyOrder, mergeRows, RunKeys } from "./keymerge.ts";
-import { columnGroups, groupName, groupRows, oneGroup, type PreparedGroups } from "./grouping.ts";
+import { groupName, groupRows, oneGroup, type PreparedGroups } from "./grouping.ts";
 import { type PathValues, pathValues } from "./pathvalues.ts";
 
 export type { PreparedGroups };
@@ -128,8 +128,7 @@ export class VectorSummarize {
         wheres,
         sizesOnly,
       )
-      : columnGroups(o, sel, keyValues, derive, args, wheres, sizesOnly) ??
-        groupRows(o.rows, sel, keyValues, derive, args, wheres, sizesOnly);
+      : groupRows(o, sel, keyValues, derive, args, wheres, sizesOnly);
     if (p !== null) {
       if (p.names === undefined && this.orderSensitive) p.names = p.keys.map(groupName);
       p.fed = this.aggs.map((a, j) => ORDER_SENSITIVE.has(a.name) ? fedGroups(p, j) : null);
