@@ -261,11 +261,6 @@ export class Summarize extends Unary {
    * Offers numbers from a column to aggregate i of a group from groupOf
    * (Aggregator.consumeNumbers); false when it does not take them so.
    */
-  /** Whether aggregator a (aggregate i of a group) takes numbers from columns (consumeNumbers). */
-  acceptsNumbers(a: Aggregator, i: number): boolean {
-    return a.consumeNumbers !== undefined && (this.grows === undefined || !this.grows[i]);
-  }
-
   feedNumbers(
     aggs: Aggregator[],
     i: number,
@@ -276,8 +271,8 @@ export class Summarize extends Unary {
     to: number,
   ): boolean {
     const a = aggs[i];
-    if (!this.acceptsNumbers(a, i)) return false;
-    a.consumeNumbers!(f64, state, rows, from, to);
+    if (a.consumeNumbers === undefined || (this.grows !== undefined && this.grows[i])) return false;
+    a.consumeNumbers(f64, state, rows, from, to);
     return true;
   }
 

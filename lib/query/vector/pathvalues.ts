@@ -35,10 +35,16 @@ export class PathValues {
    * aggregates that take numbers as floats; null otherwise.
    */
   numbers(): NumberVector | null {
-    if (this.col !== null || this.vectors.length !== 1) return null;
-    const v = this.vectors[0];
-    return v instanceof NumberVector && v.big === null && isNumber(typeId(v.type)) ? v : null;
+    if (this.nums === undefined) {
+      const v = this.col === null && this.vectors.length === 1 ? this.vectors[0] : null;
+      this.nums = v instanceof NumberVector && v.big === null && isNumber(typeId(v.type))
+        ? v
+        : null;
+    }
+    return this.nums;
   }
+  /** numbers(), once worked out (a merged group asks for each run of its rows). */
+  private nums: NumberVector | null | undefined = undefined;
 
   /** Row i's value. */
   value(i: number): Value {

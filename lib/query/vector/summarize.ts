@@ -212,26 +212,11 @@ export class VectorSummarize {
       for (const { k, g } of parts) skip[k][g] = 1;
     }
     run.forEach(({ p }, k) => this.commit(p, op, skip[k]));
-    // Per aggregate: its numbers in each object, where every object has them as one column.
-    const numbers = this.aggs.map((_, j) => {
-      const each = run.map(({ p }) => p.wheres[j] === null ? p.args[j]?.numbers() ?? null : null);
-      return each.every((v, k) => v !== null || run[k].p.rows.length === 0) ? each : null;
-    });
     for (const { parts, order } of merged) {
       const first = run[parts[0].k].p;
       const aggs = op.groupOf(first.keys[parts[0].g], first.names?.[parts[0].g]);
       if (aggs === null) continue;
       for (let j = 0; j < this.aggs.length; j++) {
-        const nums = numbers[j];
-        const a = aggs[j];
-        if (nums !== null && op.acceptsNumbers(a, j)) {
-          // Straight to the aggregator, run by run.
-          for (let t = 0; t < order.length; t += 3) {
-            const k = parts[order[t]].k, v = nums[k]!;
-            a.consumeNumbers!(v.f64, v.state, run[k].p.rows, order[t + 1], order[t + 2]);
-          }
-          continue;
-        }
         for (let t = 0; t < order.length; t += 3) {
           feedRange(op, aggs, j, run[parts[order[t]].k].p, order[t + 1], order[t + 2]);
         }
