@@ -71,8 +71,11 @@ export interface Reply {
 }
 
 export interface RequestInit {
-  /** A string is sent as its UTF-8 bytes (with no Content-Type unless given). */
-  body?: string | Uint8Array;
+  /**
+   * A string is sent as its UTF-8 bytes (with no Content-Type unless given);
+   * a stream without a length (chunked).
+   */
+  body?: string | Uint8Array | ReadableStream<Uint8Array>;
   headers?: Record<string, string>;
 }
 

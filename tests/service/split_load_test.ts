@@ -5,8 +5,8 @@
 
 import assert from "node:assert/strict";
 import { lookupPool } from "../../lib/lake/pools.ts";
-import { PART_MIN } from "../../lib/service/workers/split.ts";
-import { createPool, jsonOf, post, query, type TestServer, withServer } from "./helpers.ts";
+import { PART_MIN, partSize, STREAM_PART } from "../../lib/service/workers/split.ts";
+import { call, createPool, jsonOf, post, query, type TestServer, withServer } from "./helpers.ts";
 
 /** NDJSON of n records, ts shuffled, with bad inserted before record `at` (if given). */
 function body(n: number, bad?: { at: number; text: string }): Uint8Array {
@@ -28,9 +28,25 @@ interface Loaded {
   files: number;
 }
 
-async function loadInto(s: TestServer, bytes: Uint8Array): Promise<Loaded> {
+/** bytes as a stream of 64 KiB chunks: sent without a length (chunked), as Go's client sends a file. */
+function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream({
+    pull(c) {
+      if (at >= bytes.length) return c.close();
+      c.enqueue(bytes.slice(at, at + (64 << 10)));
+      at += 64 << 10;
+    },
+  });
+}
+
+async function loadInto(s: TestServer, bytes: Uint8Array, streamed = false): Promise<Loaded> {
   await createPool(s, "p", { order: "asc", keys: [["ts"]] });
-  const r = await post(s, "/pool/p/branch/main", bytes, { Accept: "application/json" });
+  const path = "/pool/p/branch/main";
+  const headers = { Accept: "application/json" };
+  const r = streamed
+    ? await call(s, "POST", path, { body: streamOf(bytes), headers })
+    : await post(s, path, bytes, headers);
   const out = jsonOf(r, r.status) as { warnings?: string[]; error?: string };
   const count = (await query(s, "from p | count()", "application/json")).text;
   const records = (await query(s, "from p | yield {ts,s}", "application/json")).text;
@@ -53,12 +69,21 @@ async function loadInto(s: TestServer, bytes: Uint8Array): Promise<Loaded> {
   };
 }
 
-/** What a load of bytes gives on a server of `workers` workers, all started first. */
-async function loadOn(workers: number, bytes: Uint8Array): Promise<Loaded> {
+/**
+ * What a load of bytes gives on a server of `workers` workers, all started
+ * first; streamed: sent without a length, cut into parts from streamPart.
+ */
+async function loadOn(
+  workers: number,
+  bytes: Uint8Array,
+  opts: { streamed?: boolean; streamPart?: number } = {},
+): Promise<Loaded> {
   let got: Loaded | undefined;
   await withServer(async (s) => {
-    await s.server.service.pool?.start();
-    got = await loadInto(s, bytes);
+    const pool = s.server.service.pool;
+    await pool?.start();
+    if (pool && opts.streamPart !== undefined) pool.streamPart = opts.streamPart;
+    got = await loadInto(s, bytes, opts.streamed);
   }, { workers });
   return got!;
 }
@@ -124,4 +149,53 @@ Deno.test("split load: gzip and other formats are loaded whole", async () => {
     assert.equal(got.count, `[{"count":${n}}]\n`);
     assert.equal(got.objects, 1);
   }
+});
+
+// Parts of a streamed body, small for the tests: 256, 256, 512, 512 KiB, then 1 MiB.
+const STREAM = 256 << 10;
+
+Deno.test("split load: parts of a body of unknown length start at STREAM_PART, with two workers or more", () => {
+  assert.equal(partSize(null, 2), STREAM_PART);
+  assert.equal(partSize(null, 4, STREAM), STREAM);
+  assert.equal(partSize(null, 1), 0);
+  // With a length: one part per worker, none under PART_MIN.
+  assert.equal(partSize(3 * PART_MIN, 2), 1.5 * PART_MIN);
+  assert.equal(partSize(2 * PART_MIN - 1, 2), 0);
+});
+
+Deno.test("split load: a JSON body sent without a length is cut as it arrives and gives the records of one", async () => {
+  const n = Math.ceil((2.5 * (1 << 20)) / 60);
+  const bytes = body(n);
+  const split = await loadOn(2, bytes, { streamed: true, streamPart: STREAM });
+  const whole = await loadOn(0, bytes, { streamed: true });
+  assert.equal(split.status, 200);
+  assert.equal(split.count, `[{"count":${n}}]\n`);
+  assert.equal(whole.objects, 1);
+  // 2.5 MiB in parts that double each round of two: 5 or 6 parts (cuts fall
+  // at the line after each part's size), not the ten of parts that stay small.
+  assert.ok(split.objects >= 5 && split.objects <= 6, `${split.objects} objects`);
+  assert.equal(split.records, whole.records);
+  assert.deepEqual(split.warnings, []);
+  assert.equal(split.files, split.objects);
+  // Shorter than its first part: one part, one object.
+  const short = await loadOn(2, body(Math.floor(STREAM / 80)), {
+    streamed: true,
+    streamPart: STREAM,
+  });
+  assert.equal(short.status, 200);
+  assert.equal(short.objects, 1);
+});
+
+Deno.test("split load: a streamed body that breaks in a later part warns and keeps what came before", async () => {
+  const n = Math.ceil((1.5 * (1 << 20)) / 60);
+  const bytes = body(n, { at: Math.floor(n * 0.8), text: '{"ts":1,"s":"x"' });
+  const split = await loadOn(2, bytes, { streamed: true, streamPart: STREAM });
+  const whole = await loadOn(0, bytes, { streamed: true });
+  assert.equal(split.status, whole.status);
+  assert.deepEqual(split.warnings, whole.warnings);
+  assert.ok(split.warnings.length === 1 && split.warnings[0] !== "");
+  assert.equal(split.count, whole.count);
+  assert.equal(split.records, whole.records);
+  assert.ok(split.objects >= 3, `${split.objects} objects: the body was not split`);
+  assert.equal(split.files, split.objects);
 });

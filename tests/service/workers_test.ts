@@ -235,17 +235,27 @@ Deno.test("workers: one whose memory grew is replaced once idle, and answers sta
   }, { workers: 1, workerRetireBytes: 1 << 20, workerRetireIdleMs: 100 });
 });
 
-/** Starts a load whose body stays open until the returned function ends it; resolves to its response text. */
+/**
+ * Starts a load whose body stays open until the returned function ends it;
+ * resolves to its response text. Its format is given and its first record
+ * sent at once: a body of unknown length goes to a worker once its format
+ * is known (split.ts), which detecting it would wait for more of the body for.
+ */
 function heldLoad(
   s: TestServer,
   pool: string,
 ): { finish: (text: string) => void; done: Promise<string> } {
   let control!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({ start: (c) => void (control = c) });
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      control = c;
+      c.enqueue(new TextEncoder().encode("{a:0}\n"));
+    },
+  });
   const done = fetch(`${s.url}/pool/${pool}/branch/main`, {
     method: "POST",
     body,
-    headers: { Accept: "application/json" },
+    headers: { Accept: "application/json", "Content-Type": "application/x-zson" },
     duplex: "half",
   } as RequestInit).then(async (r) => {
     const text = await r.text();

@@ -13,7 +13,7 @@ import { LochError } from "../../errors.ts";
 import type { LoadJob, QueryJob, ShareJob } from "./protocol.ts";
 import type { LoadedObjects, LoadTask } from "./tasks.ts";
 import { PoolWorker } from "./poolworker.ts";
-import { feedLoad, PART_MIN } from "./split.ts";
+import { feedLoad, PART_MIN, STREAM_PART } from "./split.ts";
 import type { ObjectRecord } from "../../lake/objects.ts";
 import { envNumber, envPositive } from "../../env.ts";
 
@@ -44,6 +44,8 @@ export class WorkerPool {
   queriesSent = 0;
   private nextId = 1;
   private stopped = false;
+  /** The first parts of a load's body sent without a length (split.ts; tests lower it). */
+  streamPart = STREAM_PART;
 
   private watchdog: ReturnType<typeof setInterval> | undefined;
 

@@ -1,7 +1,10 @@
 // A big JSON load split across workers. Parsing, sorting and encoding take
 // most of a load's time and one worker does them for one body; a JSON body
-// of known length is cut into parts at line breaks, each part loaded by its
-// own worker into its own objects, and the objects committed together.
+// is cut into parts at line breaks, each part loaded by its own worker into
+// its own objects, and the objects committed together. A body of known
+// length is cut into one part per worker; one sent without a length (chunked,
+// as Go's client and `curl -T -` send a stream) is cut as it arrives, into
+// parts that grow from STREAM_PART, so a short one is still one part.
 //
 // The parts are parsed as if each were the whole input, which is exactly
 // what reading the body straight through gives as long as every part before
@@ -22,11 +25,19 @@ import type { LoadedObjects, LoadTask } from "./tasks.ts";
 export const PART_MIN = 2 << 20;
 /** ...and at most this many (a part's objects are written when it ends). */
 export const PART_MAX = 32 << 20;
+/**
+ * The first parts of a body of unknown length; each round of parts (one
+ * per worker) is twice the size of the last, up to PART_MAX, so a long body
+ * makes about as many objects as when its length is known.
+ */
+export const STREAM_PART = 4 << 20;
 
 /** What the splitter needs of the worker pool. */
 export interface LoadWorkers {
   /** Workers that can take a part now. */
   readonly ready: number;
+  /** The first parts of a body of unknown length (STREAM_PART). */
+  readonly streamPart: number;
   /** Starts a load on the least busy worker (one that is ready, when readyOnly). */
   startLoad(job: LoadJob, readyOnly: boolean): LoadTask;
 }
@@ -39,10 +50,21 @@ export interface PartsOutcome {
   unused: ObjectRecord[];
 }
 
-/** The size of a body's parts: one per ready worker, within PART_MIN and PART_MAX; 0: whole. */
-export function partSize(length: number | null, ready: number): number {
-  if (length === null || ready < 2 || length < 2 * PART_MIN) return 0;
+/**
+ * The size of a body's parts: one per ready worker, within PART_MIN and
+ * PART_MAX; STREAM_PART at first when its length is unknown; 0: whole.
+ */
+export function partSize(length: number | null, ready: number, stream = STREAM_PART): number {
+  if (ready < 2) return 0;
+  if (length === null) return stream;
+  if (length < 2 * PART_MIN) return 0;
   return Math.min(PART_MAX, Math.max(PART_MIN, Math.ceil(length / ready)));
+}
+
+/** Where the part after one that ended at `sent` ends (Infinity: at the body's end). */
+function nextCut(length: number | null, sent: number, size: number): number {
+  if (length === null) return sent + size;
+  return length - sent >= size + PART_MIN ? sent + size : Infinity;
 }
 
 /**
@@ -58,10 +80,12 @@ export async function feedLoad(
   length: number | null,
 ): Promise<PartsOutcome> {
   const input = ByteInput.fromStream(body, "request body");
-  let size = partSize(length, workers.ready);
+  let size = partSize(length, workers.ready, workers.streamPart);
   if (size > 0 && (await detectedFormat(input, job.format)) !== "json") size = 0;
   const partJob: LoadJob = size > 0 ? { ...job, format: "json", part: true } : job;
-  const window = size > 0 ? Math.max(BODY_WINDOW, size * workers.ready) : BODY_WINDOW;
+  const ready = workers.ready;
+  const windowOf = () => size > 0 ? Math.max(BODY_WINDOW, size * ready) : BODY_WINDOW;
+  let window = windowOf();
   const tasks: LoadTask[] = [];
   try {
     let task = workers.startLoad(partJob, size > 0);
@@ -91,7 +115,11 @@ export async function feedLoad(
         task.end(CONTINUATION);
         sent += at;
         chunk = chunk.subarray(at);
-        target = length! - sent >= size + PART_MIN ? sent + size : Infinity;
+        if (length === null && tasks.length % ready === 0) {
+          size = Math.min(PART_MAX, size * 2);
+          window = windowOf();
+        }
+        target = nextCut(length, sent, size);
         task = workers.startLoad(partJob, true);
         tasks.push(task);
       }
