@@ -28,7 +28,7 @@ interface Loaded {
   files: number;
 }
 
-/** bytes as a stream of 64 KiB chunks: sent without a length (chunked), as Go's client sends a file. */
+/** bytes as a stream of 64 KiB chunks: sent without a length (chunked), as `curl -T -` sends one. */
 function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
   let at = 0;
   return new ReadableStream({

@@ -3,7 +3,7 @@
 // is cut into parts at line breaks, each part loaded by its own worker into
 // its own objects, and the objects committed together. A body of known
 // length is cut into one part per worker; one sent without a length (chunked,
-// as Go's client and `curl -T -` send a stream) is cut as it arrives, into
+// as `curl -T -` and scripts that stream a body send it) is cut as it arrives, into
 // parts that grow from STREAM_PART, so a short one is still one part.
 //
 // The parts are parsed as if each were the whole input, which is exactly
