@@ -4,6 +4,7 @@
 // batches and emit byte chunks to a sink, so files and HTTP responses stream.
 
 import type { Batch } from "../zed/value.ts";
+import type { Type } from "../zed/types.ts";
 import { textEncoder } from "../zed/utf8.ts";
 
 /** Values per batch that readers aim for. */
@@ -24,6 +25,21 @@ export interface ValueReader {
   parts?(): readonly ValueReader[];
   /** An error met reading the bytes of jsonInput(), as this reader's own errors read. */
   nameError?(e: unknown): unknown;
+  /**
+   * For a reader of encoded values (ZNG) that has read nothing: hands what
+   * follows to sink still encoded, checked as decoding would check it,
+   * until the sink is full or a batch is handed over (true) or the input
+   * ends (false). Errors are the ones read() would throw, at the same values.
+   */
+  readEncoded?(sink: EncodedSink): Promise<boolean>;
+}
+
+/** Where readEncoded() hands values (a load's sort buffer). */
+export interface EncodedSink {
+  /** A value of type t whose tag and body are buf[from, to) (the tag is the body's length + 1, or 0). */
+  add(t: Type, buf: Uint8Array, from: number, to: number): void;
+  /** Whether it wants no more for now. */
+  full(): boolean;
 }
 
 export interface ValueWriter {

@@ -30,6 +30,21 @@ export class ByteWriter {
     this.pos += b.length;
   }
 
+  /** Appends b[from, to) (short ranges without making a view of them). */
+  range(b: Uint8Array, from: number, to: number): void {
+    const n = to - from;
+    this.ensure(n);
+    const out = this.buf;
+    let p = this.pos;
+    if (n < 64) {
+      for (let i = from; i < to; i++) out[p++] = b[i];
+    } else {
+      out.set(b.subarray(from, to), p);
+      p += n;
+    }
+    this.pos = p;
+  }
+
   uvarint(n: number): void {
     this.ensure(10);
     while (n >= 0x80) {

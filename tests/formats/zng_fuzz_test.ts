@@ -7,7 +7,7 @@ import { LochError } from "../../lib/errors.ts";
 import { ByteInput } from "../../lib/formats/io.ts";
 import { decodeZng, detectZng, ZngReader } from "../../lib/formats/zng/reader.ts";
 import { encodeZng } from "../../lib/formats/zng/writer.ts";
-import { concatBytes, rng, unhex } from "./zng_helpers.ts";
+import { mutate, rng, unhex } from "./zng_helpers.ts";
 import { ValueGen } from "./zng_random.ts";
 
 function streams(seed: number): Uint8Array[] {
@@ -20,31 +20,6 @@ function streams(seed: number): Uint8Array[] {
     out.push(encodeZng(values, { compress: k % 2 === 0, frameThreshold: 200 + k * 300 }));
   }
   return out;
-}
-
-function mutate(b: Uint8Array, r: () => number): Uint8Array {
-  const m = b.slice();
-  switch (Math.floor(r() * 4)) {
-    case 0: // flip bytes
-      for (let i = 0, n = 1 + Math.floor(r() * 3); i < n; i++) {
-        m[Math.floor(r() * m.length)] ^= 1 + Math.floor(r() * 255);
-      }
-      return m;
-    case 1: // truncate
-      return m.subarray(0, Math.floor(r() * m.length));
-    case 2: { // insert random bytes
-      const at = Math.floor(r() * m.length);
-      const junk = Uint8Array.from(
-        { length: 1 + Math.floor(r() * 8) },
-        () => Math.floor(r() * 256),
-      );
-      return concatBytes([m.subarray(0, at), junk, m.subarray(at)]);
-    }
-    default: { // delete a range
-      const at = Math.floor(r() * m.length);
-      return concatBytes([m.subarray(0, at), m.subarray(at + 1 + Math.floor(r() * 16))]);
-    }
-  }
 }
 
 function onlyLochErrors(f: () => unknown, what: string): void {

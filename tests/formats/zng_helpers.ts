@@ -54,3 +54,29 @@ export function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** b with a random corruption: bytes flipped, cut short, junk inserted, or a range deleted. */
+export function mutate(b: Uint8Array, r: () => number): Uint8Array {
+  const m = b.slice();
+  switch (Math.floor(r() * 4)) {
+    case 0: // flip bytes
+      for (let i = 0, n = 1 + Math.floor(r() * 3); i < n; i++) {
+        m[Math.floor(r() * m.length)] ^= 1 + Math.floor(r() * 255);
+      }
+      return m;
+    case 1: // truncate
+      return m.subarray(0, Math.floor(r() * m.length));
+    case 2: { // insert random bytes
+      const at = Math.floor(r() * m.length);
+      const junk = Uint8Array.from(
+        { length: 1 + Math.floor(r() * 8) },
+        () => Math.floor(r() * 256),
+      );
+      return concatBytes([m.subarray(0, at), junk, m.subarray(at)]);
+    }
+    default: { // delete a range
+      const at = Math.floor(r() * m.length);
+      return concatBytes([m.subarray(0, at), m.subarray(at + 1 + Math.floor(r() * 16))]);
+    }
+  }
+}

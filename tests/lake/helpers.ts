@@ -14,6 +14,7 @@ import { setUseColumns } from "../../lib/lake/sources.ts";
 import assert from "node:assert/strict";
 import { testCatalog, testStorage } from "../infra/test_catalog.ts";
 import { concatBytes } from "../formats/zng_helpers.ts";
+import { bytesEqual } from "../../lib/zed/bytes.ts";
 
 const encoder = new TextEncoder();
 
@@ -191,4 +192,74 @@ export async function agreed(lake: Lake, q: string): Promise<string[]> {
   const cols = await lines(lake, q);
   assert.deepEqual(cols, rows, q);
   return cols;
+}
+
+/** What a load did: its error, or its warnings, its objects' bytes and the pool's values. */
+export interface Outcome {
+  error: string | null;
+  warnings: string[];
+  objects: Uint8Array[];
+  zson: string[];
+  /** Values that came through the readers' read(). */
+  throughRead?: number;
+}
+
+/** The outcome of run, a load into pool. */
+export async function outcome(
+  lake: Lake,
+  pool: PoolConfig,
+  run: () => Promise<LoadResult>,
+): Promise<Outcome> {
+  let res: LoadResult;
+  try {
+    res = await run();
+  } catch (e) {
+    return { error: await rejection(Promise.reject(e)), warnings: [], objects: [], zson: [] };
+  }
+  const objects: Uint8Array[] = [];
+  for (const o of res.objects) objects.push(await readStored(lake, lake.objectPath(pool.id, o.id)));
+  return {
+    error: null,
+    warnings: res.warnings,
+    objects,
+    zson: await lines(lake, `from ${pool.name}`),
+  };
+}
+
+/**
+ * Loads bytes (in format, or detected) arriving in chunks of the given
+ * sizes, as the service does (a read error warns); unless fast, every value
+ * through the reader's read() (no intake of JSON or ZNG bytes).
+ */
+export function loadInto(
+  lake: Lake,
+  pool: PoolConfig,
+  bytes: Uint8Array,
+  sizes: number[],
+  fast: boolean,
+  format = "auto",
+): Promise<Outcome> {
+  return outcome(lake, pool, async () => {
+    const reader = await openReader(chunked(bytes, sizes), format);
+    return load(lake, pool, "main", fast ? reader : valuesOnly(reader), { warnOnReadError: true });
+  });
+}
+
+/**
+ * Fails unless two outcomes are the same (compared piece by piece: a deep
+ * diff of large ones takes minutes to print). Unless exact, the objects'
+ * bytes are not compared and the values not in order: values equal as ZSON
+ * whose encodings differ sort apart where their keys tie.
+ */
+export function assertSameOutcome(a: Outcome, b: Outcome, what: string, exact = true): void {
+  assert.equal(a.error, b.error, what);
+  assert.deepEqual(a.warnings, b.warnings, what);
+  assert.equal(a.objects.length, b.objects.length, what);
+  if (exact) {
+    a.objects.forEach((o, k) => assert.ok(bytesEqual(o, b.objects[k]), `${what}: object ${k}`));
+  }
+  const [x, y] = exact ? [a.zson, b.zson] : [a.zson.toSorted(), b.zson.toSorted()];
+  const line = x.findIndex((l, k) => l !== y[k]);
+  assert.equal(x.length, y.length, what);
+  assert.equal(line, -1, `${what}: line ${line}: ${x[line]} vs ${y[line]}`);
 }

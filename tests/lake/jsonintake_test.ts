@@ -1,68 +1,23 @@
 import assert from "node:assert/strict";
-import { openReader } from "../../lib/formats/detect.ts";
 import { ConcatReader } from "../../lib/formats/io.ts";
 import type { ByteSource } from "../../lib/cli/lake/api.ts";
 import { InputCounters, sourceReader } from "../../lib/cli/lake/inputs.ts";
-import { load, type LoadResult } from "../../lib/lake/load.ts";
+import { load } from "../../lib/lake/load.ts";
 import type { Lake } from "../../lib/lake/lake.ts";
 import type { PoolConfig } from "../../lib/lake/pools.ts";
 import { objectEnd } from "../../lib/lake/jsonintake.ts";
 import { bytesEqual } from "../../lib/zed/bytes.ts";
 import {
-  chunked,
+  assertSameOutcome,
   keyedPool,
-  lines,
-  readStored,
-  rejection,
+  loadInto,
+  type Outcome,
+  outcome,
   valuesOnly,
   withLake,
 } from "./helpers.ts";
 
 const encoder = new TextEncoder();
-
-interface Outcome {
-  error: string | null;
-  warnings: string[];
-  objects: Uint8Array[];
-  zson: string[];
-  /** Values that came through the readers' read(). */
-  throughRead?: number;
-}
-
-function loadInto(
-  lake: Lake,
-  pool: PoolConfig,
-  bytes: Uint8Array,
-  sizes: number[],
-  fast: boolean,
-): Promise<Outcome> {
-  return outcome(lake, pool, async () => {
-    const reader = await openReader(chunked(bytes, sizes));
-    return load(lake, pool, "main", fast ? reader : valuesOnly(reader), { warnOnReadError: true });
-  });
-}
-
-/** What a load did: its error, or its warnings, objects' bytes and the pool's values. */
-async function outcome(
-  lake: Lake,
-  pool: PoolConfig,
-  run: () => Promise<LoadResult>,
-): Promise<Outcome> {
-  let res: LoadResult;
-  try {
-    res = await run();
-  } catch (e) {
-    return { error: await rejection(Promise.reject(e)), warnings: [], objects: [], zson: [] };
-  }
-  const objects: Uint8Array[] = [];
-  for (const o of res.objects) objects.push(await readStored(lake, lake.objectPath(pool.id, o.id)));
-  return {
-    error: null,
-    warnings: res.warnings,
-    objects,
-    zson: await lines(lake, `from ${pool.name}`),
-  };
-}
 
 /** Loads text both ways and checks they agree; returns the outcome. */
 async function agree(
@@ -78,15 +33,7 @@ async function agree(
   const pool = (p: string) => keyedPool(lake, p, key, order, { threshold });
   const fast = await loadInto(lake, pool(`${name}f`), bytes, sizes, true);
   const slow = await loadInto(lake, pool(`${name}s`), bytes, sizes, false);
-  // Compared piece by piece: a deep diff of large outcomes takes minutes to print.
-  const what = `${name}: ${text.slice(0, 200)}`;
-  assert.equal(fast.error, slow.error, what);
-  assert.deepEqual(fast.warnings, slow.warnings, what);
-  assert.equal(fast.objects.length, slow.objects.length, what);
-  fast.objects.forEach((o, k) => assert.ok(bytesEqual(o, slow.objects[k]), `${what}: object ${k}`));
-  const line = fast.zson.findIndex((l, k) => l !== slow.zson[k]);
-  assert.equal(fast.zson.length, slow.zson.length, what);
-  assert.equal(line, -1, `${what}: line ${line}: ${fast.zson[line]} vs ${slow.zson[line]}`);
+  assertSameOutcome(fast, slow, `${name}: ${text.slice(0, 200)}`);
   return fast;
 }
 

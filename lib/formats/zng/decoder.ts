@@ -150,7 +150,8 @@ function wordsToBigInt(hi: number, lo: number): bigint {
 
 const typeValues = new Map<string, Type>();
 
-function decodeTypeValue(buf: Uint8Array, p: number, len: number): Type {
+/** The type value whose body is buf[p, p+len) (cached by its bytes). */
+export function decodeTypeValue(buf: Uint8Array, p: number, len: number): Type {
   let key = "";
   for (let i = p; i < p + len; i++) key += String.fromCharCode(buf[i]);
   let t = typeValues.get(key);
@@ -163,7 +164,13 @@ function decodeTypeValue(buf: Uint8Array, p: number, len: number): Type {
 }
 
 /** Compares the bytes buf[a, a+alen) and buf[b, b+blen) as unsigned strings. */
-function compareRanges(buf: Uint8Array, a: number, alen: number, b: number, blen: number): number {
+export function compareRanges(
+  buf: Uint8Array,
+  a: number,
+  alen: number,
+  b: number,
+  blen: number,
+): number {
   const n = alen < blen ? alen : blen;
   for (let i = 0; i < n; i++) {
     const x = buf[a + i], y = buf[b + i];

@@ -8,7 +8,13 @@
 
 import { messageOf } from "../../errors.ts";
 import type { Batch, Value } from "../../zed/value.ts";
-import { BATCH_SIZE, type ByteInput, type Detection, type ValueReader } from "../io.ts";
+import {
+  BATCH_SIZE,
+  type ByteInput,
+  type Detection,
+  type EncodedSink,
+  type ValueReader,
+} from "../io.ts";
 import {
   CONTROL,
   END,
@@ -39,6 +45,8 @@ export class ZngDecoder {
   private stashed: ZngControl | null = null;
   private failure: unknown = null;
   private ended = false;
+  /** next() has been called: values may be pending, so the encoded mode is closed. */
+  private decoding = false;
 
   constructor(bytes?: Uint8Array, opts: ScannerOptions = {}) {
     this.scanner = new ZngScanner(opts);
@@ -60,8 +68,44 @@ export class ZngDecoder {
     return Math.max(1, this.scanner.need - this.scanner.buffered);
   }
 
+  /**
+   * Hands values to sink undecoded (ZngScanner.setSink) until it is full or
+   * a batch is handed over (true), or the input ends (false); a control
+   * message goes to onControl; undefined when input is needed. Only before
+   * next() is first called.
+   */
+  nextEncoded(
+    sink: EncodedSink,
+    onControl?: (c: ZngControl) => void,
+  ): boolean | undefined {
+    if (this.decoding) throw new Error("ZngDecoder: values were decoded already");
+    if (this.failure !== null) throw this.failure;
+    this.scanner.setSink(sink);
+    for (;;) {
+      let r: number;
+      try {
+        r = this.scanner.step();
+      } catch (e) {
+        this.failure = e;
+        throw e;
+      }
+      switch (r) {
+        case VALUES:
+          return true;
+        case CONTROL:
+          onControl?.(this.scanner.control as ZngControl);
+          continue;
+        case END:
+          return false;
+        case NEED:
+          return undefined;
+      }
+    }
+  }
+
   /** The next batch or control message, null at the end, undefined when input is needed. */
   next(): Batch | ZngControl | null | undefined {
+    this.decoding = true;
     if (this.failure !== null) throw this.failure;
     if (this.stashed !== null) {
       const c = this.stashed;
@@ -152,6 +196,15 @@ export class ZngReader implements ValueReader {
       const r = await this.readPayload();
       if (r === null || Array.isArray(r)) return r;
       this.opts.onControl?.(r);
+    }
+  }
+
+  /** Hands values to sink undecoded (ValueReader.readEncoded). */
+  async readEncoded(sink: EncodedSink): Promise<boolean> {
+    for (;;) {
+      const r = this.decoder.nextEncoded(sink, this.opts.onControl);
+      if (r !== undefined) return r;
+      await this.fill(this.decoder.needed);
     }
   }
 

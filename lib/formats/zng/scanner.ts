@@ -11,6 +11,8 @@ import { invalid } from "../../errors.ts";
 import { uvarintLength } from "../../zed/bytes.ts";
 import type { Type } from "../../zed/types.ts";
 import { Value } from "../../zed/value.ts";
+import type { EncodedSink } from "../io.ts";
+import { BodyChecker } from "./checker.ts";
 import { BodyDecoder, MALFORMED, malformed } from "./decoder.ts";
 import { decompressBlock } from "./lz4.ts";
 import { StreamTypes } from "./typedefs.ts";
@@ -68,6 +70,8 @@ export interface ScannerOptions {
 }
 
 const EMPTY: Uint8Array = new Uint8Array(0);
+/** A null's tag, handed over for every null (whatever bytes its tag took). */
+const NULL_TAG = new Uint8Array(1);
 
 /**
  * The most values decoded at a time from a frame of their own (a decoder's
@@ -105,6 +109,15 @@ export class ZngScanner {
   private pendBuf: Uint8Array = EMPTY;
   private pendPos = 0;
   private pendEnd = 0;
+  /** Set by setSink: values go there undecoded, checked a batch at a time. */
+  private sink: EncodedSink | null = null;
+  private checker = new BodyChecker();
+  /** The batch checked and not yet all handed over: its buffer, types and tag-to-end ranges. */
+  private readyBuf: Uint8Array = EMPTY;
+  private readyTypes: Type[] = [];
+  private readyFrom: number[] = [];
+  private readyTo: number[] = [];
+  private readyNext = 0;
 
   constructor(opts: ScannerOptions = {}) {
     this.types = new StreamTypes(opts.validate ?? false, opts.project);
@@ -118,6 +131,16 @@ export class ZngScanner {
   /** Bytes fed but not yet consumed. */
   get buffered(): number {
     return this.buf.length - this.pos;
+  }
+
+  /**
+   * From the next values on (none read yet), hands values to sink undecoded
+   * instead of decoding them into `values`: each batch is checked whole as
+   * decoding would check it (a bad value fails its batch before any of it is
+   * handed over), then handed over until the sink is full.
+   */
+  setSink(sink: EncodedSink): void {
+    this.sink = sink;
   }
 
   /** Appends input; eof says no more will follow. */
@@ -154,6 +177,17 @@ export class ZngScanner {
   }
 
   private frames(): number {
+    if (this.sink !== null) {
+      if (this.readyNext < this.readyTypes.length) {
+        this.handOver();
+        return VALUES;
+      }
+      if (this.pendPos < this.pendEnd) {
+        this.checkBatch(this.pendBuf, this.pendPos, this.pendEnd, true);
+        this.handOver();
+        return VALUES;
+      }
+    }
     if (this.pendPos < this.pendEnd) {
       this.values = this.decodeValues(this.pendBuf, this.pendPos, this.pendEnd, true);
       return VALUES;
@@ -223,6 +257,11 @@ export class ZngScanner {
           this.types.decode(payload, from, to);
           continue;
         case FRAME_VALUES:
+          if (this.sink !== null) {
+            this.checkBatch(payload, from, to, payload !== buf);
+            this.handOver();
+            return VALUES;
+          }
           if (payload !== buf) {
             // A frame of its own (decompressed): decoded a batch at a time.
             this.pendBuf = payload;
@@ -354,6 +393,85 @@ export class ZngScanner {
     if (raws !== null) this.raws = raws;
     if (fresh) this.pendPos = p;
     return out;
+  }
+
+  /**
+   * Checks the values of a frame, buf[p, end), as decodeValues would decode
+   * them (a fresh frame a batch at a time, its rest left pending), noting
+   * each one's type and where its tag and body are, for handOver.
+   */
+  private checkBatch(buf: Uint8Array, p: number, end: number, fresh: boolean): void {
+    const types = this.types, checker = this.checker;
+    checker.setBuffer(buf);
+    const ts: Type[] = [], from: number[] = [], to: number[] = [];
+    const most = fresh ? ZNG_BATCH : Infinity;
+    let n = 0;
+    while (p < end && n < most) {
+      let id = buf[p++];
+      if (id > 0x7f) {
+        id = readUvarint(buf, p - 1, end);
+        if (id < 0) {
+          if (id === -2) throw invalid("binary: varint overflows a 64-bit integer");
+          throw invalid("unexpected EOF");
+        }
+        p = uvarintEnd;
+      }
+      if (p >= end) throw malformed();
+      const tagAt = p;
+      let tag = buf[p++];
+      if (tag > 0x7f) {
+        tag = readUvarint(buf, p - 1, end);
+        if (tag < 0) throw malformed();
+        p = uvarintEnd;
+      }
+      const len = tag - 1;
+      const t = types.valueType(id);
+      if (len > end - p) {
+        // A body missing entirely at the end of the frame reads as null (as in the reference).
+        if (p !== end) throw malformed();
+        if (t === undefined) throw invalid(`zngio: type ID ${id} not in context`);
+        n++;
+        ts.push(t);
+        from.push(-1);
+        to.push(-1);
+        continue;
+      }
+      if (t === undefined) throw invalid(`zngio: type ID ${id} not in context`);
+      n++;
+      ts.push(t);
+      if (tag === 0) {
+        from.push(-1);
+        to.push(-1);
+        continue;
+      }
+      checker.check(types.valuePlan(id), p, len);
+      from.push(tagAt);
+      to.push(p + len);
+      this.bodyBytes += len;
+      p += len;
+    }
+    this.readyBuf = buf;
+    this.readyTypes = ts;
+    this.readyFrom = from;
+    this.readyTo = to;
+    this.readyNext = 0;
+    if (fresh) {
+      this.pendBuf = buf;
+      this.pendPos = p;
+      this.pendEnd = end;
+    }
+  }
+
+  /** Hands the checked batch's values to the sink, pausing once it is full. */
+  private handOver(): void {
+    const sink = this.sink as EncodedSink;
+    const buf = this.readyBuf, ts = this.readyTypes, from = this.readyFrom, to = this.readyTo;
+    while (this.readyNext < ts.length) {
+      const k = this.readyNext++;
+      if (from[k] < 0) sink.add(ts[k], NULL_TAG, 0, 1);
+      else sink.add(ts[k], buf, from[k], to[k]);
+      if (sink.full()) return;
+    }
   }
 }
 
