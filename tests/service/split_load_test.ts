@@ -5,6 +5,10 @@
 
 import assert from "node:assert/strict";
 import { lookupPool } from "../../lib/lake/pools.ts";
+import { encodeZng } from "../../lib/formats/zng/writer.ts";
+import { zctx } from "../../lib/zed/context.ts";
+import { Field, TypeInt64, TypeString } from "../../lib/zed/types.ts";
+import { Value } from "../../lib/zed/value.ts";
 import { PART_MIN, partSize, STREAM_PART } from "../../lib/service/workers/split.ts";
 import { call, createPool, jsonOf, post, query, type TestServer, withServer } from "./helpers.ts";
 
@@ -49,7 +53,7 @@ async function loadInto(s: TestServer, bytes: Uint8Array, streamed = false): Pro
     : await post(s, path, bytes, headers);
   const out = jsonOf(r, r.status) as { warnings?: string[]; error?: string };
   const count = (await query(s, "from p | count()", "application/json")).text;
-  const records = (await query(s, "from p | yield {ts,s}", "application/json")).text;
+  const records = (await query(s, "from p | yield this", "application/json")).text;
   const objects = Number(
     /\d+/.exec((await query(s, "from p@main:objects | count()", "application/json")).text)?.[0] ??
       0,
@@ -198,4 +202,64 @@ Deno.test("split load: a streamed body that breaks in a later part warns and kee
   assert.equal(split.records, whole.records);
   assert.ok(split.objects >= 3, `${split.objects} objects: the body was not split`);
   assert.equal(split.files, split.objects);
+});
+
+/**
+ * ZNG of n records whose types come and go: a new type every so often (so
+ * types frames come between values frames), two streams one after the
+ * other (an end of stream in the middle, then types of its own), compressed
+ * frames and plain.
+ */
+function zngBody(n: number): Uint8Array {
+  const streams: Uint8Array[] = [];
+  for (const [from, to, compress] of [[0, n >> 1, true], [n >> 1, n, false]] as const) {
+    const values: Value[] = [];
+    for (let i = from; i < to; i++) {
+      // The second stream's types are its own: its ids start again.
+      const extra = `${compress ? "f" : "g"}${Math.floor(i / 500) % 7}`;
+      const t = zctx.lookupRecord([
+        new Field("ts", TypeInt64),
+        new Field("s", TypeString),
+        new Field(extra, TypeInt64),
+      ]);
+      values.push(new Value(t, [(i * 7919) % n, `record ${i} of the body`, i]));
+    }
+    streams.push(encodeZng(values, { compress, frameThreshold: 16 << 10 }));
+  }
+  const out = new Uint8Array(streams[0].length + streams[1].length);
+  out.set(streams[0]);
+  out.set(streams[1], streams[0].length);
+  return out;
+}
+
+Deno.test("split load: a ZNG body is cut at frames, each part with the types before its cut", async () => {
+  const n = 60_000;
+  const bytes = zngBody(n);
+  assert.ok(bytes.length > 4 * STREAM, `${bytes.length} bytes`);
+  const split = await loadOn(2, bytes, { streamed: true, streamPart: STREAM });
+  const whole = await loadOn(0, bytes, { streamed: true });
+  assert.equal(split.status, 200, split.warnings.join());
+  assert.equal(split.count, `[{"count":${n}}]\n`);
+  assert.equal(whole.objects, 1);
+  assert.ok(split.objects >= 3, `${split.objects} objects: the body was not split`);
+  assert.equal(split.records, whole.records);
+  assert.deepEqual(split.warnings, []);
+  assert.equal(split.files, split.objects);
+});
+
+Deno.test("split load: a ZNG body that breaks in a later part warns and keeps what came before", async () => {
+  const n = 60_000;
+  const good = zngBody(n);
+  for (const at of [Math.floor(good.length * 0.6), Math.floor(good.length * 0.9)]) {
+    // A frame header's version bit, or a byte inside a frame.
+    const bytes = good.slice();
+    bytes[at] ^= 0x80;
+    const split = await loadOn(2, bytes, { streamed: true, streamPart: STREAM });
+    const whole = await loadOn(0, bytes, { streamed: true });
+    assert.equal(split.status, whole.status);
+    assert.deepEqual(split.warnings, whole.warnings);
+    assert.equal(split.count, whole.count);
+    assert.equal(split.records, whole.records);
+    assert.equal(split.files, split.objects);
+  }
 });

@@ -1,7 +1,8 @@
-// A big JSON load split across workers. Parsing, sorting and encoding take
-// most of a load's time and one worker does them for one body; a JSON body
-// is cut into parts at line breaks, each part loaded by its own worker into
-// its own objects, and the objects committed together. A body of known
+// A big load split across workers. Parsing, sorting and encoding take most
+// of a load's time and one worker does them for one body; a JSON body is cut
+// into parts at line breaks, a ZNG body at frames (each part beginning with
+// the types frames before its cut: formats/zng/cuts.ts), each part loaded by
+// its own worker into its own objects, and the objects committed together. A body of known
 // length is cut into one part per worker; one sent without a length (chunked,
 // as `curl -T -` and scripts that stream a body send it) is cut as it arrives, into
 // parts that grow from STREAM_PART, so a short one is still one part.
@@ -19,6 +20,7 @@ import { detectedFormat } from "../../formats/detect.ts";
 import type { ObjectRecord } from "../../lake/objects.ts";
 import { BODY_WINDOW, type LoadJob } from "./protocol.ts";
 import { CONTINUATION, findCut } from "../../formats/json/cuts.ts";
+import { ZngCuts } from "../../formats/zng/cuts.ts";
 import type { LoadedObjects, LoadTask } from "./tasks.ts";
 
 /** A body is cut into parts of at least this many bytes... */
@@ -67,11 +69,49 @@ function nextCut(length: number | null, sent: number, size: number): number {
   return length - sent >= size + PART_MIN ? sent + size : Infinity;
 }
 
+/** Where a body may be cut into parts, followed chunk by chunk (offsets are the body's). */
+interface Cuts {
+  /** The body's next bytes, from offset base. */
+  follow(chunk: Uint8Array, base: number): void;
+  /** The first offset at or after `from`, in the chunk followed last, where a part may start; -1 if none. */
+  at(from: number): number;
+  /** What a part starting at `at` begins with, before the body's bytes from there. */
+  prefix(at: number): Uint8Array | null;
+  /** What a part that a cut ends is told follows it. */
+  readonly continuation: string | undefined;
+}
+
+/** JSON cuts (formats/json/cuts.ts): a part is told it is followed by CONTINUATION. */
+class JsonCuts implements Cuts {
+  readonly continuation = CONTINUATION;
+  private chunk: Uint8Array = new Uint8Array(0);
+  private base = 0;
+
+  follow(chunk: Uint8Array, base: number): void {
+    this.chunk = chunk;
+    this.base = base;
+  }
+
+  at(from: number): number {
+    const i = findCut(this.chunk, from - this.base);
+    return i < 0 ? -1 : this.base + i;
+  }
+
+  prefix(): null {
+    return null;
+  }
+}
+
+/** ZNG cuts: each part a stream of its own, the types before its cut first. */
+class ZngParts extends ZngCuts implements Cuts {
+  readonly continuation = undefined;
+}
+
 /**
  * Feeds body (length bytes, when known) to the workers: in parts when it is
- * JSON and long enough for two, else whole to one. Parts are sent ahead of
- * their workers' reading as far as it takes to keep every ready worker busy
- * (a part must be sent whole before the next can start).
+ * JSON or ZNG and long enough for two, else whole to one. Parts are sent
+ * ahead of their workers' reading as far as it takes to keep every ready
+ * worker busy (a part must be sent whole before the next can start).
  */
 export async function feedLoad(
   workers: LoadWorkers,
@@ -81,8 +121,18 @@ export async function feedLoad(
 ): Promise<PartsOutcome> {
   const input = ByteInput.fromStream(body, "request body");
   let size = partSize(length, workers.ready, workers.streamPart);
-  if (size > 0 && (await detectedFormat(input, job.format)) !== "json") size = 0;
-  const partJob: LoadJob = size > 0 ? { ...job, format: "json", part: true } : job;
+  const format = size > 0 ? await detectedFormat(input, job.format) : null;
+  const cuts: Cuts | null = format === "json"
+    ? new JsonCuts()
+    : format === "zng"
+    ? new ZngParts()
+    : null;
+  if (cuts === null) size = 0;
+  const partJob: LoadJob = format === "json"
+    ? { ...job, format: "json", part: true }
+    : format === "zng"
+    ? { ...job, format: "zng" }
+    : job;
   const ready = workers.ready;
   const windowOf = () => size > 0 ? Math.max(BODY_WINDOW, size * ready) : BODY_WINDOW;
   let window = windowOf();
@@ -108,13 +158,15 @@ export async function feedLoad(
         task.end();
         break;
       }
-      while (sent + chunk.length > target) {
-        const at = findCut(chunk, Math.max(0, target - sent));
-        if (at < 0) break;
-        task.send(chunk.subarray(0, at));
-        task.end(CONTINUATION);
-        sent += at;
-        chunk = chunk.subarray(at);
+      cuts?.follow(chunk, sent);
+      while (cuts !== null && sent + chunk.length > target) {
+        const cut = cuts.at(Math.max(sent, target));
+        if (cut < 0) break;
+        const k = cut - sent;
+        if (k > 0) task.send(chunk.subarray(0, k));
+        task.end(cuts.continuation);
+        sent += k;
+        chunk = chunk.subarray(k);
         if (length === null && tasks.length % ready === 0) {
           size = Math.min(PART_MAX, size * 2);
           window = windowOf();
@@ -122,6 +174,8 @@ export async function feedLoad(
         target = nextCut(length, sent, size);
         task = workers.startLoad(partJob, true);
         tasks.push(task);
+        const first = cuts.prefix(cut);
+        if (first !== null && first.length > 0) task.send(first);
       }
       if (chunk.length > 0) {
         sent += chunk.length;
