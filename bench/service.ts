@@ -29,6 +29,9 @@ import {
   zeekFiles,
 } from "./lake.ts";
 import { drain, fileBody, ms, ServerProcess } from "./httpclient.ts";
+import { openReader } from "../lib/formats/detect.ts";
+import { ByteInput } from "../lib/formats/io.ts";
+import { ZngWriter } from "../lib/formats/zng/writer.ts";
 import { join } from "./path.ts";
 import { median, repoRoot } from "./util.ts";
 
@@ -228,6 +231,44 @@ async function loadPools(s: Server, files: string[]): Promise<number[]> {
   return secs;
 }
 
+/** A file's records as ZNG: what Go's `zed load` sends after parsing the file itself. */
+async function zngChunks(path: string): Promise<Uint8Array[]> {
+  const reader = await openReader(ByteInput.fromBytes(await Deno.readFile(path)));
+  const chunks: Uint8Array[] = [];
+  const w = new ZngWriter((c) => {
+    chunks.push(c.slice());
+    return Promise.resolve();
+  });
+  for (let b = await reader.read(); b !== null; b = await reader.read()) await w.write(b);
+  await w.end();
+  return chunks;
+}
+
+/**
+ * Loads each file's ZNG into a pool of its own keyed ts ascending, one POST
+ * per file sent without a length (chunked), as Go's `zed load` does; returns seconds.
+ */
+async function loadZng(s: Server, zngs: Uint8Array[][]): Promise<number> {
+  await post(
+    s.url,
+    "/pool",
+    JSON.stringify({ name: "zng", layout: { order: "asc", keys: [["ts"]] } }),
+    { "Content-Type": "application/json", Accept: "application/json" },
+  );
+  const t0 = performance.now();
+  for (const chunks of zngs) {
+    let i = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull: (c) => i < chunks.length ? c.enqueue(chunks[i++].slice()) : c.close(),
+    });
+    await post(s.url, "/pool/zng/branch/main", body, {
+      Accept: "application/json",
+      "Content-Type": "application/x-zng",
+    });
+  }
+  return (performance.now() - t0) / 1000;
+}
+
 /** Untimed runs between the cold run and the timed warm ones. */
 const WARMUPS = 3;
 
@@ -371,6 +412,12 @@ async function benchScale(
     await zed?.restart();
     const lochLoad = await loadPools(loch, files);
     const zedLoad = zed ? await loadPools(zed, files) : null;
+    const zngs: Uint8Array[][] = [];
+    for (const f of files) zngs.push(await zngChunks(f));
+    let zngBytes = 0;
+    for (const z of zngs) for (const c of z) zngBytes += c.length;
+    const lochZng = await loadZng(loch, zngs);
+    const zedZng = zed ? await loadZng(zed, zngs) : null;
     const t0 = performance.now();
     await duckLoad(conn, files);
     const duckLoadS = (performance.now() - t0) / 1000;
@@ -388,6 +435,15 @@ async function benchScale(
             : `, zed ${z.toFixed(2)} s (${(mb / z).toFixed(1)} MB/s); loch/zed ${ratio(l, z)}`),
       );
     });
+    console.log(
+      `  load as ZNG (${(zngBytes / 1e6).toFixed(1)} MB, sent without a length as Go's zed load ` +
+        `sends it): loch ${lochZng.toFixed(2)} s (${(mb / lochZng).toFixed(1)} MB/s of the NDJSON)` +
+        (zedZng === null
+          ? ""
+          : `, zed ${zedZng.toFixed(2)} s (${(mb / zedZng).toFixed(1)} MB/s); loch/zed ${
+            ratio(lochZng, zedZng)
+          }`),
+    );
     console.log(`  DuckDB table: ${duckLoadS.toFixed(2)} s (${(mb / duckLoadS).toFixed(1)} MB/s)`);
     const stringCols = await stringColumns(conn);
     const all = shapes(...ranges).map((s) =>
