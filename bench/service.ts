@@ -437,7 +437,9 @@ async function benchScale(
     });
     console.log(
       `  load as ZNG (${(zngBytes / 1e6).toFixed(1)} MB, sent without a length as Go's zed load ` +
-        `sends it): loch ${lochZng.toFixed(2)} s (${(mb / lochZng).toFixed(1)} MB/s of the NDJSON)` +
+        `sends it): loch ${lochZng.toFixed(2)} s (${
+          (mb / lochZng).toFixed(1)
+        } MB/s of the NDJSON)` +
         (zedZng === null
           ? ""
           : `, zed ${zedZng.toFixed(2)} s (${(mb / zedZng).toFixed(1)} MB/s); loch/zed ${
