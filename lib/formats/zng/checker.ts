@@ -5,7 +5,15 @@
 // decoder accepts as it finds it (any int, string or bytes body) is not looked at.
 
 import { invalid } from "../../errors.ts";
-import { compareRanges, decodeInt, decodeTypeValue, decodeUint, malformed } from "./decoder.ts";
+import {
+  compareRanges,
+  decodeInt,
+  decodeTypeValue,
+  decodeUint,
+  lastTagEnd,
+  malformed,
+  readTag,
+} from "./decoder.ts";
 import {
   C_ARRAY,
   C_ENUM,
@@ -27,8 +35,6 @@ import {
 /** Checks bodies in one buffer (a frame's). */
 export class BodyChecker {
   private buf: Uint8Array = new Uint8Array(0);
-  /** Position after the last tag read. */
-  private at = 0;
 
   setBuffer(buf: Uint8Array): void {
     this.buf = buf;
@@ -76,27 +82,10 @@ export class BodyChecker {
     }
   }
 
-  /** The tag at p (before end), setting `at` past it. */
-  private tag(p: number, end: number): number {
-    const buf = this.buf;
-    let n = 0, scale = 1;
-    for (let k = 0; k < 10; k++) {
-      if (p >= end) throw malformed();
-      const c = buf[p++];
-      n += (c & 0x7f) * scale;
-      if (c < 0x80) {
-        this.at = p;
-        return n;
-      }
-      scale *= 128;
-    }
-    throw malformed();
-  }
-
   private record(parts: readonly Plan[], p: number, end: number): void {
     for (let i = 0; i < parts.length; i++) {
-      const tag = this.tag(p, end);
-      p = this.at;
+      const tag = readTag(this.buf, p, end);
+      p = lastTagEnd();
       if (tag === 0) continue;
       const len = tag - 1;
       if (len > end - p) throw malformed();
@@ -110,8 +99,8 @@ export class BodyChecker {
     let prev = -1, prevLen = 0;
     while (p < end) {
       const start = p;
-      const tag = this.tag(p, end);
-      p = this.at;
+      const tag = readTag(this.buf, p, end);
+      p = lastTagEnd();
       const len = tag === 0 ? 0 : tag - 1;
       if (len > end - p) throw malformed();
       if (ordered) {
@@ -132,8 +121,8 @@ export class BodyChecker {
   private map(key: Plan, value: Plan, p: number, end: number): void {
     let k = 0;
     while (p < end) {
-      const tag = this.tag(p, end);
-      p = this.at;
+      const tag = readTag(this.buf, p, end);
+      p = lastTagEnd();
       const plan = (k++ & 1) === 0 ? key : value;
       if (tag === 0) continue;
       const len = tag - 1;
@@ -146,8 +135,8 @@ export class BodyChecker {
 
   private union(parts: readonly Plan[], p: number, end: number): void {
     if (p >= end) throw malformed();
-    let tag = this.tag(p, end);
-    p = this.at;
+    let tag = readTag(this.buf, p, end);
+    p = lastTagEnd();
     // A null selector reads as 0, as the reference decodes it.
     let sel: number | bigint = 0;
     if (tag !== 0) {
@@ -160,8 +149,8 @@ export class BodyChecker {
       throw invalid("invalid union tag");
     }
     if (p >= end) throw malformed();
-    tag = this.tag(p, end);
-    p = this.at;
+    tag = readTag(this.buf, p, end);
+    p = lastTagEnd();
     if (tag !== 0) {
       const len = tag - 1;
       if (len > end - p) throw malformed();

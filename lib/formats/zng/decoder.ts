@@ -179,6 +179,30 @@ export function compareRanges(
   return alen < blen ? -1 : alen > blen ? 1 : 0;
 }
 
+/** Where the tag readTag read last ends. */
+let tagEnd = 0;
+
+/** The tag (a uvarint) at buf[p], before end: malformed past end or ten bytes (see lastTagEnd). */
+export function readTag(buf: Uint8Array, p: number, end: number): number {
+  let n = 0, scale = 1;
+  for (let k = 0; k < 10; k++) {
+    if (p >= end) throw malformed();
+    const c = buf[p++];
+    n += (c & 0x7f) * scale;
+    if (c < 0x80) {
+      tagEnd = p;
+      return n;
+    }
+    scale *= 128;
+  }
+  throw malformed();
+}
+
+/** Where the tag readTag read last ends. */
+export function lastTagEnd(): number {
+  return tagEnd;
+}
+
 /** Interprets plans over the current frame buffer. */
 export class BodyDecoder {
   buf: Uint8Array = new Uint8Array(0);
@@ -195,19 +219,9 @@ export class BodyDecoder {
 
   /** Reads a multi-byte tag starting at p (before end); sets `at` past it. */
   slowTag(p: number, end: number): number {
-    const buf = this.buf;
-    let n = 0, scale = 1;
-    for (let k = 0; k < 10; k++) {
-      if (p >= end) throw malformed();
-      const c = buf[p++];
-      n += (c & 0x7f) * scale;
-      if (c < 0x80) {
-        this.at = p;
-        return n;
-      }
-      scale *= 128;
-    }
-    throw malformed();
+    const n = readTag(this.buf, p, end);
+    this.at = tagEnd;
+    return n;
   }
 
   /** The body of plan's type in buf[p, p+len). */

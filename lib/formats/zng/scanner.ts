@@ -344,24 +344,10 @@ export class ZngScanner {
     const selected = this.selected;
     let n = 0;
     while (p < end && n < most) {
-      // The type id.
-      let id = buf[p++];
-      if (id > 0x7f) {
-        id = readUvarint(buf, p - 1, end);
-        if (id < 0) {
-          if (id === -2) throw invalid("binary: varint overflows a 64-bit integer");
-          throw invalid("unexpected EOF");
-        }
-        p = uvarintEnd;
-      }
-      // The tag.
-      if (p >= end) throw malformed();
-      let tag = buf[p++];
-      if (tag > 0x7f) {
-        tag = readUvarint(buf, p - 1, end);
-        if (tag < 0) throw malformed();
-        p = uvarintEnd;
-      }
+      this.valueHead(buf, p, end);
+      const id = this.headId;
+      let tag = this.headTag;
+      p = this.headEnd;
       let len = tag - 1;
       if (len > end - p) {
         // A body missing entirely at the end of the frame reads as null (as in the reference).
@@ -395,6 +381,36 @@ export class ZngScanner {
     return out;
   }
 
+  /** What valueHead read: the value's type id and tag, where its tag starts, and where it ends. */
+  private headId = 0;
+  private headTag = 0;
+  private headTagAt = 0;
+  private headEnd = 0;
+
+  /** Reads the type id and tag of the value at buf[p] (before end). */
+  private valueHead(buf: Uint8Array, p: number, end: number): void {
+    let id = buf[p++];
+    if (id > 0x7f) {
+      id = readUvarint(buf, p - 1, end);
+      if (id < 0) {
+        if (id === -2) throw invalid("binary: varint overflows a 64-bit integer");
+        throw invalid("unexpected EOF");
+      }
+      p = uvarintEnd;
+    }
+    if (p >= end) throw malformed();
+    this.headTagAt = p;
+    let tag = buf[p++];
+    if (tag > 0x7f) {
+      tag = readUvarint(buf, p - 1, end);
+      if (tag < 0) throw malformed();
+      p = uvarintEnd;
+    }
+    this.headId = id;
+    this.headTag = tag;
+    this.headEnd = p;
+  }
+
   /**
    * Checks the values of a frame, buf[p, end), as decodeValues would decode
    * them (a fresh frame a batch at a time, its rest left pending), noting
@@ -407,23 +423,9 @@ export class ZngScanner {
     const most = fresh ? ZNG_BATCH : Infinity;
     let n = 0;
     while (p < end && n < most) {
-      let id = buf[p++];
-      if (id > 0x7f) {
-        id = readUvarint(buf, p - 1, end);
-        if (id < 0) {
-          if (id === -2) throw invalid("binary: varint overflows a 64-bit integer");
-          throw invalid("unexpected EOF");
-        }
-        p = uvarintEnd;
-      }
-      if (p >= end) throw malformed();
-      const tagAt = p;
-      let tag = buf[p++];
-      if (tag > 0x7f) {
-        tag = readUvarint(buf, p - 1, end);
-        if (tag < 0) throw malformed();
-        p = uvarintEnd;
-      }
+      this.valueHead(buf, p, end);
+      const id = this.headId, tag = this.headTag, tagAt = this.headTagAt;
+      p = this.headEnd;
       const len = tag - 1;
       const t = types.valueType(id);
       if (len > end - p) {
