@@ -1,16 +1,18 @@
 // A big load split across workers. Parsing, sorting and encoding take most
 // of a load's time and one worker does them for one body; a JSON body is cut
-// into parts at line breaks, a ZNG body at frames (each part beginning with
-// the types frames before its cut: formats/zng/cuts.ts), each part loaded by
-// its own worker into its own objects, and the objects committed together. A body of known
-// length is cut into one part per worker; one sent without a length (chunked,
-// as `curl -T -` and scripts that stream a body send it) is cut as it arrives, into
-// parts that grow from STREAM_PART, so a short one is still one part.
+// into parts at line breaks, a ZNG body where frames start, each part loaded
+// by its own worker into its own objects, and the objects committed
+// together. A body of known length is cut into one part per worker; one sent
+// without a length (chunked, as `curl -T -` and scripts that stream a body
+// send it) is cut as it arrives, into parts that grow from STREAM_PART, so a
+// short one is still one part.
 //
 // The parts are parsed as if each were the whole input, which is exactly
 // what reading the body straight through gives as long as every part before
-// a cut ends between top-level values: cuts are made only where
-// formats/json/cuts.ts allows, and each part is told what follows it. A
+// a cut ends between top-level values: JSON is cut only where
+// formats/json/cuts.ts allows, and each part is told what follows it; a ZNG
+// part begins with the types frames the stream defined before its cut
+// (formats/zng/cuts.ts), so its type ids mean what they mean in the whole. A
 // part that fails ends the input, as a format error does: the parts after
 // it are dropped.
 
