@@ -4,10 +4,15 @@
 // type ids mean what they mean in the whole (a reader numbers types in the
 // order their typedefs come). Only frame headers are read: a frame whose
 // header cannot be read (a wrong version bit) stops the cuts, and the part
-// it is in reads it as the whole stream would.
+// it is in reads it as the whole stream would; so do types frames past
+// MAX_TYPES bytes in all (kept only to begin parts with, they are not let
+// grow without bound).
 
 import { concatBytes } from "../io.ts";
 import { EOS } from "./scanner.ts";
+
+/** The most bytes of types frames kept to begin parts with; past it, no more cuts. */
+export const MAX_TYPES = 16 << 20;
 
 /** Where a frame starts: its offset in the stream, and the types frames before it. */
 interface Start {
@@ -27,8 +32,12 @@ export class ZngCuts {
   private collect: Uint8Array[] | null = null;
   /** The frame starts in the chunk followed last. */
   private starts: Start[] = [];
-  /** A frame header could not be read: no more cuts. */
+  /** A frame header could not be read, or the types grew past maxTypes: no more cuts. */
   private lost = false;
+  /** Bytes of types frames kept (and collected of the current one). */
+  private typesBytes = 0;
+
+  constructor(private readonly maxTypes = MAX_TYPES) {}
 
   /** Follows the stream through its next bytes, which start at offset base. */
   follow(chunk: Uint8Array, base: number): void {
@@ -38,7 +47,14 @@ export class ZngCuts {
     while (p < n && !this.lost) {
       if (this.left > 0) {
         const k = Math.min(this.left, n - p);
-        this.collect?.push(chunk.slice(p, p + k));
+        if (this.collect !== null) {
+          this.typesBytes += k;
+          if (this.typesBytes > this.maxTypes) {
+            this.lose();
+            break;
+          }
+          this.collect.push(chunk.slice(p, p + k));
+        }
         this.left -= k;
         p += k;
         if (this.left === 0) this.frameEnd();
@@ -49,6 +65,7 @@ export class ZngCuts {
         this.starts.push({ at: base + p - 1, types: this.types, count: this.types.length });
         if (c === EOS) {
           this.types = [];
+          this.typesBytes = 0;
           continue;
         }
         if ((c & 0x80) !== 0) {
@@ -75,6 +92,13 @@ export class ZngCuts {
       this.header = [];
       if (this.left === 0) this.frameEnd();
     }
+  }
+
+  /** No more cuts (and nothing kept for them). */
+  private lose(): void {
+    this.lost = true;
+    this.types = [];
+    this.collect = null;
   }
 
   private frameEnd(): void {
