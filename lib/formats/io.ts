@@ -30,8 +30,9 @@ export interface ValueReader {
    * follows to sink still encoded, checked as decoding would check it,
    * until the sink is full or a batch is handed over (true) or the input
    * ends (false). Errors are the ones read() would throw, at the same values.
+   * Null (on a first call only): this reader's values are to be read().
    */
-  readEncoded?(sink: EncodedSink): Promise<boolean>;
+  readEncoded?(sink: EncodedSink): Promise<boolean | null>;
 }
 
 /** Where readEncoded() hands values (a load's sort buffer). */

@@ -158,6 +158,7 @@ export async function writeLoad(
           readError(e);
           return false;
         }
+        if (more === null) break;
         records += sink.count;
         if (full()) await next();
         if (!more) return true;

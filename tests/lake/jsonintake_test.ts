@@ -3,6 +3,8 @@ import { ConcatReader } from "../../lib/formats/io.ts";
 import type { ByteSource } from "../../lib/cli/lake/api.ts";
 import { InputCounters, sourceReader } from "../../lib/cli/lake/inputs.ts";
 import { load } from "../../lib/lake/load.ts";
+import { encodeZng } from "../../lib/formats/zng/writer.ts";
+import { zsonLines } from "../formats/zng_helpers.ts";
 import type { Lake } from "../../lib/lake/lake.ts";
 import type { PoolConfig } from "../../lib/lake/pools.ts";
 import { objectEnd } from "../../lib/lake/jsonintake.ts";
@@ -255,15 +257,32 @@ Deno.test("objectEnd finds an object's closing brace past strings and nesting", 
 });
 
 /** An input of chunks, named; `fail` breaks it after its chunks (a read error). */
-function source(name: string, chunks: string[], fail = false): ByteSource {
+function source(name: string, chunks: (string | Uint8Array)[], fail = false): ByteSource {
   return {
     name,
     open: () =>
       Promise.resolve((async function* () {
-        for (const c of chunks) yield encoder.encode(c);
+        for (const c of chunks) yield typeof c === "string" ? encoder.encode(c) : c;
         if (fail) throw new Error("the disk went away");
       })()),
   };
+}
+
+/** ZNG whose second values frame has a wrong version bit (its first value detects as ZNG). */
+function badZng(): Uint8Array[] {
+  const bytes = encodeZng(zsonLines("{ts:1,b:1}\n{ts:2,b:2}\n{ts:3,b:3}"), { frameThreshold: 1 });
+  // Frames: types, then a values frame per value; the third frame starts after the second.
+  let p = 0;
+  for (let k = 0; k < 2; k++) p += 2 + (bytes[p] & 0xf) + bytes[p + 1] * 16;
+  const bad = bytes.slice();
+  bad[p] |= 0x80;
+  return [bad];
+}
+
+/** ZSON records as ZNG, cut in two chunks (the second from `cut` bytes on). */
+function zng(zson: string, cut: number): Uint8Array[] {
+  const bytes = encodeZng(zsonLines(zson));
+  return [bytes.slice(0, cut), bytes.slice(cut)];
 }
 
 /** Loads inputs one after another as `loch load` reads them, from bytes (fast) or values. */
@@ -299,6 +318,27 @@ Deno.test("inputs read one after another (loch load's) load from their bytes as 
         ],
         null,
         6,
+      ],
+      [
+        // ZNG goes into the buffer encoded (ZngReader.readEncoded), JSON from its bytes: only
+        // the ZSON input's values come through read().
+        "zng",
+        () => [
+          source("a.json", ['{"ts":3,"a":"x"}\n']),
+          source("b.zng", zng("{ts:2,b:1}\n{ts:7,b:2}\n{ts:1,c:[1,2]}", 9)),
+          source("c.zson", ["{ts:5,z:1}"]),
+        ],
+        null,
+        5,
+      ],
+      [
+        "bad zng",
+        () => [
+          source("a.json", ['{"ts":3,"a":"x"}\n']),
+          source("b.zng", badZng()),
+        ],
+        "b.zng: zngio: encountered wrong version bit in framing",
+        0,
       ],
       [
         "bad record",
@@ -338,6 +378,7 @@ Deno.test("inputs read one after another (loch load's) load from their bytes as 
       assert.equal(fast.zson.length, count, name);
       assert.deepEqual(fast.zson, slow.zson, name);
       if (name === "mixed") assert.deepEqual([fast.throughRead, slow.throughRead], [1, 6]);
+      if (name === "zng") assert.deepEqual([fast.throughRead, slow.throughRead], [1, 5]);
       assert.equal(fast.objects.length, slow.objects.length, name);
       fast.objects.forEach((o, k) => assert.ok(bytesEqual(o, slow.objects[k]), `${name}: ${k}`));
     }

@@ -5,7 +5,7 @@
 
 import { LochError, messageOf } from "../../errors.ts";
 import { openReader } from "../../formats/detect.ts";
-import { ByteInput, type ValueReader } from "../../formats/io.ts";
+import { ByteInput, type EncodedSink, type ValueReader } from "../../formats/io.ts";
 import type { Batch } from "../../zed/value.ts";
 import type { ByteSource } from "./api.ts";
 
@@ -42,6 +42,16 @@ export class NamedReader implements ValueReader {
       throw this.nameError(e);
     }
     return await this.reader.jsonInput?.() ?? null;
+  }
+
+  /** The encoded values of a ZNG input (ValueReader.readEncoded); null for another format. */
+  async readEncoded(sink: EncodedSink): Promise<boolean | null> {
+    try {
+      this.reader ??= await this.open();
+      return await this.reader.readEncoded?.(sink) ?? null;
+    } catch (e) {
+      throw this.nameError(e);
+    }
   }
 
   nameError(e: unknown): LochError {
@@ -135,6 +145,11 @@ class CountingReader implements ValueReader {
   /** The bytes of a JSON input: values the caller reads from them are not counted here. */
   jsonInput(): Promise<ByteInput | null> {
     return this.reader.jsonInput?.() ?? Promise.resolve(null);
+  }
+
+  /** The encoded values of a ZNG input: not counted here either. */
+  readEncoded(sink: EncodedSink): Promise<boolean | null> {
+    return this.reader.readEncoded?.(sink) ?? Promise.resolve(null);
   }
 
   async close(): Promise<void> {
