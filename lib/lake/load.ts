@@ -8,7 +8,6 @@
 import { invalid, LochError, messageOf } from "../errors.ts";
 import type { EncodedSink, ValueReader } from "../formats/io.ts";
 import type { Type } from "../zed/types.ts";
-import { Value } from "../zed/value.ts";
 import { formatZson } from "../formats/zson/formatter.ts";
 import { parseZsonValue } from "../formats/zson/reader.ts";
 import { commitToBranch, getBranch } from "./branches.ts";
@@ -146,20 +145,20 @@ export async function writeLoad(
     if (intake !== null && !intake.handedOver) return true;
     if (intake === null && part.readEncoded !== undefined) {
       // ZNG: its values' bodies go into the buffer as they are (checked as decoding would).
-      const sink = new BufferSink(key, pool.threshold);
+      const sink = new BufferSink(key, full);
       for (;;) {
         sink.buf = buf;
-        sink.count = 0;
         let more;
         try {
           more = await part.readEncoded(sink);
         } catch (e) {
-          records += sink.count;
           readError(e);
           return false;
+        } finally {
+          records += sink.count;
+          sink.count = 0;
         }
         if (more === null) break;
-        records += sink.count;
         if (full()) await next();
         if (!more) return true;
         progress();
@@ -206,19 +205,12 @@ class BufferSink implements EncodedSink {
   /** Values added since count was last reset. */
   count = 0;
 
-  constructor(private readonly key: PoolKey, private readonly limit: number) {}
+  constructor(private readonly key: PoolKey, readonly full: () => boolean) {}
 
   add(t: Type, b: Uint8Array, from: number, to: number): void {
     this.buf.begin().range(b, from, to);
-    // A null's tag is 0 (its key, whatever the pool's, the null key keyOf gives).
-    if (b[from] === 0) this.buf.added(t, this.key.keyOf(new Value(t, null)));
-    else this.buf.addedEncoded(t, this.key);
+    this.buf.addedEncoded(t, this.key);
     this.count++;
-  }
-
-  /** As writeLoad's full(): an object's worth (the value that crossed starts the next). */
-  full(): boolean {
-    return this.buf.bodyBytes > this.limit && this.buf.length > 1;
   }
 }
 

@@ -137,6 +137,11 @@ export class SortBuffer {
     const size = this.added(t, NULL);
     const i = this.length - 1;
     const buf = this.chunks[this.chunkOf[i]].buf;
+    if (buf[this.tagAt[i]] === 0) {
+      // A null (tag 0) has no body to read a key from: its key is the one keyOf gives it.
+      this.keys[i] = key.keyOf(new Value(t, null));
+      return size;
+    }
     const at = key.asciiKeyAt(t, buf, this.bodyAt[i]);
     if (at >= 0) {
       this.keys[i] = IN_BODY;

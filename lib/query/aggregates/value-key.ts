@@ -54,6 +54,14 @@ export function valueKey(t: Type, body: Body): string {
   return t.id + ":" + s.length + ":" + s;
 }
 
+/** The key string summarize gives a group with these keys: their value keys, joined. */
+export function groupKey(keys: readonly { type: Type; body: Body }[]): string {
+  if (keys.length === 1) return valueKey(keys[0].type, keys[0].body);
+  let k = "";
+  for (let i = 0; i < keys.length; i++) k += valueKey(keys[i].type, keys[i].body);
+  return k;
+}
+
 const CHUNK = 8192;
 
 /** Bytes as a string of code units 0..255. */

@@ -21,7 +21,7 @@ import { TypeBool, typeUnder } from "../../zed/types.ts";
 import type { Batch, Value } from "../../zed/value.ts";
 import { VALUE } from "../../zed/vector.ts";
 import type { AggregateDef, Aggregator } from "../aggregates/registry.ts";
-import { valueKey } from "../aggregates/value-key.ts";
+import { groupKey, valueKey } from "../aggregates/value-key.ts";
 import { NumberRecorder } from "../aggregates/recorder.ts";
 import type { Expr } from "../runtime/expr.ts";
 import { type Op, Unary } from "../runtime/op.ts";
@@ -227,11 +227,8 @@ export class Summarize extends Unary {
    * whose aggregates all take no argument and no where clause (count()).
    */
   addCounted(keys: readonly Value[], n: number): void {
-    let key = "";
-    for (let i = 0; i < keys.length; i++) {
-      if (isQuiet(keys[i])) return;
-      key += valueKey(keys[i].type, keys[i].body);
-    }
+    for (let i = 0; i < keys.length; i++) if (isQuiet(keys[i])) return;
+    const key = groupKey(keys);
     const group = this.table.get(key) ?? this.newGroup(key, keys.slice());
     for (const agg of group.aggs) {
       if (agg.consumeN !== undefined) agg.consumeN(TRUE, n);
@@ -244,16 +241,12 @@ export class Summarize extends Unary {
    * The aggregators of the group with these keys, made when new, for
    * feeding values straight from columns (vector/summarize.ts); null when a
    * key is quiet (such values are dropped). Only while `direct`. The
-   * group's name (groupName of the keys), when the caller has it, saves
+   * group's name (groupKey of the keys), when the caller has it, saves
    * making it again.
    */
   groupOf(keys: readonly Value[], name?: string): Aggregator[] | null {
-    let key = "";
-    for (let i = 0; i < keys.length; i++) {
-      if (isQuiet(keys[i])) return null;
-      if (name === undefined) key += valueKey(keys[i].type, keys[i].body);
-    }
-    if (name !== undefined) key = name;
+    for (let i = 0; i < keys.length; i++) if (isQuiet(keys[i])) return null;
+    const key = name ?? groupKey(keys);
     return (this.table.get(key) ?? this.newGroup(key, keys.slice())).aggs;
   }
 

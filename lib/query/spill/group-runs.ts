@@ -17,7 +17,7 @@ import { compareValues } from "../../zed/compare.ts";
 import { TypeUint64 } from "../../zed/types.ts";
 import { Value } from "../../zed/value.ts";
 import type { AggregateDef, Aggregator } from "../aggregates/registry.ts";
-import { valueKey } from "../aggregates/value-key.ts";
+import { groupKey } from "../aggregates/value-key.ts";
 import { isMissing } from "../runtime/values.ts";
 import type { SpillFile, ValueIn, ValueOut } from "./file.ts";
 import { encodeZng } from "../../formats/zng/writer.ts";
@@ -51,14 +51,6 @@ export class Row {
 export interface KeyedGroup {
   readonly keys: Value[];
   readonly aggs: Aggregator[];
-}
-
-/** The key string summarize gives a group with these keys. */
-export function groupKey(keys: readonly Value[]): string {
-  if (keys.length === 1) return valueKey(keys[0].type, keys[0].body);
-  let k = "";
-  for (let i = 0; i < keys.length; i++) k += valueKey(keys[i].type, keys[i].body);
-  return k;
 }
 
 /** The order of the reference's spill merge: key by key, ascending, nulls (and missing) last. */

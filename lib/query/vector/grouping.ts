@@ -4,7 +4,7 @@
 // appearance, and the rows listed group by group (or, for counts only, just
 // each group's size).
 
-import { valueKey } from "../aggregates/value-key.ts";
+import { groupKey } from "../aggregates/value-key.ts";
 import { MISSING } from "../runtime/values.ts";
 import type { Type } from "../../zed/types.ts";
 import { type Body, Value } from "../../zed/value.ts";
@@ -21,7 +21,7 @@ export interface PreparedGroups {
   /** Per group, its key values. */
   keys: Value[][];
   /**
-   * Per group, its name (groupName): where some aggregate depends on the
+   * Per group, its name (groupKey): where some aggregate depends on the
    * order of its values, or the groups were kept with their column.
    */
   names?: string[];
@@ -68,13 +68,6 @@ export function oneGroup(
   return prepared([keys], list, Int32Array.of(0, n), args, wheres);
 }
 
-/** A group's name: its key values' value key strings, joined (as summarize's table keys it). */
-export function groupName(keys: readonly Value[]): string {
-  let s = "";
-  for (const k of keys) s += valueKey(k.type, k.body);
-  return s;
-}
-
 /** Estimated bytes of a group's keys and name beside its rows, for the column cache. */
 const GROUP_BYTES = 128;
 
@@ -91,7 +84,7 @@ class ColumnGroups {
     this.bytes = rows.byteLength + start.byteLength + keys.length * GROUP_BYTES;
   }
   get names(): string[] {
-    return this.named ??= this.keys.map(groupName);
+    return this.named ??= this.keys.map(groupKey);
   }
 }
 

@@ -19,7 +19,8 @@ import type { VectorFilter } from "./filter.ts";
 import type { ColumnarObject } from "./object.ts";
 import { Deriver, type VectorKey } from "./derive.ts";
 import { type KeyOrder, mergeRows, RunKeys } from "./keymerge.ts";
-import { groupName, groupRows, oneGroup, type PreparedGroups } from "./grouping.ts";
+import { groupKey } from "../aggregates/value-key.ts";
+import { groupRows, oneGroup, type PreparedGroups } from "./grouping.ts";
 import { type PathValues, pathValues } from "./pathvalues.ts";
 
 export type { PreparedGroups };
@@ -130,7 +131,7 @@ export class VectorSummarize {
       )
       : groupRows(o, sel, keyValues, derive, args, wheres, sizesOnly);
     if (p !== null) {
-      if (p.names === undefined && this.orderSensitive) p.names = p.keys.map(groupName);
+      if (p.names === undefined && this.orderSensitive) p.names = p.keys.map(groupKey);
       p.fed = this.aggs.map((a, j) => ORDER_SENSITIVE.has(a.name) ? fedGroups(p, j) : null);
       p.intBound = this.aggs.map((_, j) => intBound(args[j]));
     }

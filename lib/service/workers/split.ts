@@ -109,6 +109,13 @@ class ZngParts extends ZngCuts implements Cuts {
   readonly continuation = undefined;
 }
 
+/** How a body in format is cut, and each part's job; null where it is loaded whole. */
+function partsOf(format: string | null, job: LoadJob): { cuts: Cuts; job: LoadJob } | null {
+  if (format === "json") return { cuts: new JsonCuts(), job: { ...job, format, part: true } };
+  if (format === "zng") return { cuts: new ZngParts(), job: { ...job, format } };
+  return null;
+}
+
 /**
  * Feeds body (length bytes, when known) to the workers: in parts when it is
  * JSON or ZNG and long enough for two, else whole to one. Parts are sent
@@ -123,18 +130,10 @@ export async function feedLoad(
 ): Promise<PartsOutcome> {
   const input = ByteInput.fromStream(body, "request body");
   let size = partSize(length, workers.ready, workers.streamPart);
-  const format = size > 0 ? await detectedFormat(input, job.format) : null;
-  const cuts: Cuts | null = format === "json"
-    ? new JsonCuts()
-    : format === "zng"
-    ? new ZngParts()
-    : null;
-  if (cuts === null) size = 0;
-  const partJob: LoadJob = format === "json"
-    ? { ...job, format: "json", part: true }
-    : format === "zng"
-    ? { ...job, format: "zng" }
-    : job;
+  const parts = size > 0 ? partsOf(await detectedFormat(input, job.format), job) : null;
+  if (parts === null) size = 0;
+  const cuts = parts?.cuts ?? null;
+  const partJob = parts?.job ?? job;
   const ready = workers.ready;
   const windowOf = () => size > 0 ? Math.max(BODY_WINDOW, size * ready) : BODY_WINDOW;
   let window = windowOf();
