@@ -9,6 +9,7 @@ import { parseZsonValue } from "../../lib/formats/zson/reader.ts";
 import { formatZson } from "../../lib/formats/zson/formatter.ts";
 import { buildColumns, ColumnsBuilder } from "../../lib/lake/columns/build.ts";
 import { encodeColumns } from "../../lib/lake/columns/arrowfile.ts";
+import { writes } from "../../lib/lake/columns/write.ts";
 import { ObjectColumnsInfo } from "../../lib/lake/columns/manifest.ts";
 import { ObjectColumns } from "../../lib/lake/columns/reader.ts";
 import { permuteColumns } from "../../lib/lake/columns/permute.ts";
@@ -57,12 +58,24 @@ function bufferOf(texts: string[]): SortBuffer {
   return buf;
 }
 
+function joined(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** The columns of values written to a file and opened again, with the values in object order. */
 async function readBack(texts: string[], dir: string) {
   const buf = bufferOf(texts);
   const order = buf.order(new PoolKey(["ts"], "asc"));
   const built = buildColumns(buf.encoded(), order);
-  const { bytes, manifest } = encodeColumns(built);
+  const { pieces, manifest } = await encodeColumns(built);
+  const bytes = joined([...writes(pieces)]);
+  assert.equal(bytes.length, manifest.size);
   const path = `${dir}/c.arrow`;
   await Deno.writeFile(path, bytes);
   const cols = new ObjectColumns(
@@ -165,7 +178,7 @@ Deno.test("low-cardinality columns are dictionaries; unique ones are not", async
   });
 });
 
-Deno.test("columns built as values arrive, then put in order, are those built in order", () => {
+Deno.test("columns built as values arrive, then put in order, are those built in order", async () => {
   const texts: string[] = [];
   for (let i = 0; i < 300; i++) {
     texts.push(
@@ -181,7 +194,10 @@ Deno.test("columns built as values arrive, then put in order, are those built in
   b.add(buf.encoded(), null, 0, 100);
   b.add(buf.encoded(), null, 100, 300);
   const permuted = permuteColumns(b.finish(), order);
-  assert.deepEqual(encodeColumns(permuted).manifest, encodeColumns(direct).manifest);
+  assert.deepEqual(
+    (await encodeColumns(permuted)).manifest,
+    (await encodeColumns(direct)).manifest,
+  );
   assert.deepEqual(permuted.columns, direct.columns);
   assert.deepEqual(permuted.sizes, direct.sizes);
   assert.deepEqual(permuted.prefixes, direct.prefixes);
@@ -199,16 +215,35 @@ Deno.test("a big load (several buffer chunks) writes the columns built directly 
     const o = r.objects[0];
     assert.ok(o.bytes > 4 << 20);
     const buf = bufferOf(rows);
-    const direct = encodeColumns(
-      buildColumns(buf.encoded(), buf.order(new PoolKey(["ts"], "asc"))),
-    );
+    const built = buildColumns(buf.encoded(), buf.order(new PoolKey(["ts"], "asc")));
+    const direct = await encodeColumns(built);
     assert.deepEqual(
       o.columns!.columns.map((c) => [c.path, c.type, c.enc, c.dict?.length]),
       direct.manifest.columns.map((c) => [c.path, c.type, c.enc, c.dict?.length]),
     );
-    assert.equal(o.columns!.size, direct.bytes.length);
+    const size = direct.pieces.reduce((n, p) => n + p.length, 0);
+    assert.equal(o.columns!.size, size);
+    // Columns written piece by piece: the big ones as they are, not copied into one buffer.
+    const n = built.columns.find((c) => c.path[0] === "n")!.column.values!;
+    assert.ok(direct.pieces.some((p) => p.buffer === n.buffer), "a column's array is a piece");
+    const file = tipObjects(lake.catalog, p.id, "main")[0];
+    assert.equal(Deno.statSync(lake.objectPaths(p.id, file.id).columns).size, size);
     assert.deepEqual(await lines(lake, 'from big | tag=="t1" | count()'), ["{count:7500(uint64)}"]);
   });
+});
+
+Deno.test("a columns file's pieces are written in order: big ones as they are, small ones gathered", () => {
+  const piece = (n: number, fill: number) => new Uint8Array(n).fill(fill);
+  const big = piece(200 << 10, 9);
+  const pieces = [piece(8, 1), piece(4, 2), big, piece(3, 3)];
+  for (let k = 0; k < 40; k++) pieces.push(piece(40 << 10, 10 + k));
+  pieces.push(piece(5, 99));
+  const out = [...writes(pieces)];
+  assert.deepEqual(joined(out), joined(pieces));
+  assert.ok(out.includes(big), "a big piece is written as it is");
+  assert.deepEqual(out.slice(0, 2).map((w) => w.length), [12, big.length]);
+  for (const w of out) assert.ok(w.length <= 1 << 20);
+  assert.ok(out.length < 8, `${out.length} writes for ${pieces.length} pieces`);
 });
 
 Deno.test("a lost columns file is noticed and made again; queries do not change", async () => {

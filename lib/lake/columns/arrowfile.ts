@@ -7,8 +7,11 @@
 // bytes of its encoding (which orders equal keys). Dictionary-encoded columns
 // are Arrow dictionaries.
 //
-// After writing, the file's messages are walked to find where each column's
-// buffers are; the manifest (manifest.ts) keeps those ranges.
+// The file is handed out as the writer made it, in pieces that are views of
+// the columns' arrays, and written piece by piece: joined into one buffer, it
+// held a second copy of every column while an object was written (a third
+// of a load's memory at its peak). Its messages are walked to find where each
+// column's buffers are; the manifest (manifest.ts) keeps those ranges.
 
 import {
   Binary,
@@ -31,10 +34,10 @@ import {
   Message,
   Null,
   RecordBatch,
+  RecordBatchFileWriter,
   Schema,
   Struct,
   Table,
-  tableToIPC,
   Timestamp,
   TimeUnit,
   Uint16,
@@ -161,11 +164,14 @@ function bufferCount(t: DataType): number {
   return 2;
 }
 
-/** The Arrow IPC file of an object's columns and its manifest. */
-export function encodeColumns(built: BuiltObjectColumns): {
-  bytes: Uint8Array;
+/** An object's Arrow IPC file, in the pieces that make it up (in order), and its manifest. */
+export interface EncodedColumns {
+  pieces: Uint8Array[];
   manifest: ColumnsManifest;
-} {
+}
+
+/** The Arrow IPC file of an object's columns and its manifest. */
+export async function encodeColumns(built: BuiltObjectColumns): Promise<EncodedColumns> {
   const fields: Field[] = [];
   const children: Data[] = [];
   /** Per Arrow field: the manifest entry it is (or which of the row fields). */
@@ -218,10 +224,18 @@ export function encodeColumns(built: BuiltObjectColumns): {
   ]);
   const schema = new Schema(fields, schemaMeta);
   const struct = makeData({ type: new Struct(fields), length: built.rows, nullCount: 0, children });
-  const bytes = tableToIPC(new Table([new RecordBatch(schema, struct)]), "file");
+  const pieces: Uint8Array[] = [];
+  let size = 0;
+  // The writer queues its output (no copies): drained here, it ends.
+  for await (
+    const p of RecordBatchFileWriter.writeAll(new Table([new RecordBatch(schema, struct)]))
+  ) {
+    pieces.push(p);
+    size += p.length;
+  }
   const manifest: ColumnsManifest = {
     v: 1,
-    size: bytes.length,
+    size,
     rows: built.rows,
     types: built.types.map(formatType),
     complete: built.complete,
@@ -231,28 +245,66 @@ export function encodeColumns(built: BuiltObjectColumns): {
     prefixes: { bufs: [] },
     columns: entries,
   };
-  locateBuffers(bytes, fields, owners, manifest);
-  return { bytes, manifest };
+  locateBuffers(new Pieces(pieces), fields, owners, manifest);
+  return { pieces, manifest };
+}
+
+/** Pieces of a file read as one: at an offset, an int32 or a range (copied only when it spans pieces). */
+class Pieces {
+  private starts: number[] = [];
+
+  constructor(private readonly pieces: Uint8Array[]) {
+    let at = 0;
+    for (const p of pieces) {
+      this.starts.push(at);
+      at += p.length;
+    }
+  }
+
+  range(pos: number, length: number): Uint8Array {
+    let lo = 0, hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    let k = lo;
+    const first = this.pieces[k], off = pos - this.starts[k];
+    if (off + length <= first.length) return first.subarray(off, off + length);
+    const out = new Uint8Array(length);
+    for (let n = 0; n < length; k++) {
+      const p = this.pieces[k];
+      const from = n === 0 ? off : 0;
+      const take = Math.min(length - n, p.length - from);
+      out.set(p.subarray(from, from + take), n);
+      n += take;
+    }
+    return out;
+  }
+
+  int32(pos: number): number {
+    const b = this.range(pos, 4);
+    return new DataView(b.buffer, b.byteOffset, 4).getInt32(0, true);
+  }
 }
 
 /** Fills in where each column's buffers are, from the file's messages. */
 function locateBuffers(
-  bytes: Uint8Array,
+  file: Pieces,
   fields: Field[],
   owners: (ColumnEntry | "types" | "sizes" | "prefixes")[],
   manifest: ColumnsManifest,
 ): void {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const dictOwner = new Map<number, ColumnEntry>();
   fields.forEach((f, k) => {
     if (f.type instanceof Dictionary) dictOwner.set(f.type.id, owners[k] as ColumnEntry);
   });
   let pos = 8; // past the magic
   for (;;) {
-    if (view.getInt32(pos, true) !== -1) throw new Error("columns: unexpected Arrow framing");
-    const len = view.getInt32(pos + 4, true);
+    if (file.int32(pos) !== -1) throw new Error("columns: unexpected Arrow framing");
+    const len = file.int32(pos + 4);
     if (len === 0) break;
-    const msg = Message.decode(bytes.subarray(pos + 8, pos + 8 + len));
+    const msg = Message.decode(file.range(pos + 8, len));
     const body = pos + 8 + len;
     const abs = (b: { offset: number; length: number }): Range => [body + b.offset, b.length];
     if (msg.isDictionaryBatch()) {

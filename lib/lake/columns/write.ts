@@ -21,7 +21,46 @@ export async function writeColumns(
 ): Promise<ColumnsManifest> {
   arrowFile ??= import("./arrowfile.ts");
   const { encodeColumns } = await arrowFile;
-  const { bytes, manifest } = encodeColumns(buildColumns(vals, order));
-  await storage.createAtomic(path, (sink) => sink.write(bytes), { durable: false });
+  const { pieces, manifest } = await encodeColumns(buildColumns(vals, order));
+  await storage.createAtomic(path, async (sink) => {
+    for (const w of writes(pieces)) await sink.write(w);
+  }, { durable: false });
   return manifest;
+}
+
+/** Pieces under this size are gathered into one write... */
+const SMALL = 64 << 10;
+/** ...of at most this size. */
+const GATHER = 1 << 20;
+
+/**
+ * The writes that put a file's pieces down in order: big pieces as they are
+ * (views of the columns), runs of small ones (the Arrow framing, paddings,
+ * short columns) gathered, rather than a write each.
+ */
+export function* writes(pieces: readonly Uint8Array[]): Generator<Uint8Array> {
+  let run: Uint8Array[] = [];
+  let runBytes = 0;
+  const gathered = () => {
+    const out = new Uint8Array(runBytes);
+    let at = 0;
+    for (const p of run) {
+      out.set(p, at);
+      at += p.length;
+    }
+    run = [];
+    runBytes = 0;
+    return out;
+  };
+  for (const p of pieces) {
+    if (p.length >= SMALL) {
+      if (runBytes > 0) yield gathered();
+      yield p;
+      continue;
+    }
+    if (runBytes + p.length > GATHER) yield gathered();
+    run.push(p);
+    runBytes += p.length;
+  }
+  if (runBytes > 0) yield gathered();
 }
