@@ -27,7 +27,8 @@ export interface ObjectPaths {
 
 /**
  * Writes an object's ZNG file, then its columns (columns/), each whole or
- * not at all; the object's metadata carries the columns' manifest.
+ * not at all; the object's metadata carries the columns' manifest. The
+ * buffer's memory is given back once both are written (it is empty after).
  */
 export async function writeObject(
   storage: Storage,
@@ -46,6 +47,7 @@ export async function writeObject(
     writeRows(storage, paths.data, id, buf, order, key, seekStride),
   ]);
   written.object.columns = manifest;
+  buf.release();
   return written;
 }
 
