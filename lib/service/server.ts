@@ -34,6 +34,8 @@ import { requestURL } from "./url.ts";
 
 export interface ServeOptions {
   lake: Lake;
+  /** Whoever opened the lake closes it (the warm-up's server): shutdown leaves it open. */
+  keepLakeOpen?: boolean;
   hostname: string;
   port: number;
   corsOrigins?: string[];
@@ -217,7 +219,7 @@ export class LakeServer {
     }
     await this.releaseLoop();
     if (this.opts.pool === undefined) this.service.pool?.stop();
-    this.opts.lake.close();
+    if (!this.opts.keepLakeOpen) this.opts.lake.close();
   }
 
   get finished(): Promise<void> {

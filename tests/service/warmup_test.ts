@@ -24,6 +24,35 @@ Deno.test("warm-up requests over pools asc and desc are all answered", async () 
   });
 });
 
+Deno.test("warm-up requests go over a loopback connection to a server that is gone after", async () => {
+  await withLake(async (lake) => {
+    for (const name of ["asc", "desc"]) {
+      await loadText(lake, keyedPool(lake, name, "ts"), '{ts:1,s:"a"}\n{ts:2,s:"b"}');
+    }
+    // The gate, Deno's HTTP server and the response streams a client's requests go through.
+    const real = globalThis.fetch;
+    const ports = new Set<string>();
+    let sent = 0;
+    globalThis.fetch = (input, init) => {
+      sent++;
+      ports.add(new URL(input instanceof Request ? input.url : String(input)).port);
+      return real(input, init);
+    };
+    let ok;
+    try {
+      ok = await warmRequests(lake, QUERIES, service, 1);
+    } finally {
+      globalThis.fetch = real;
+    }
+    assert.equal(ok, QUERIES.length * 2 + 4);
+    assert.equal(sent, ok);
+    assert.equal(ports.size, 1);
+    const [port] = ports;
+    assert.ok(Number(port) > 0);
+    await assert.rejects(() => Deno.connect({ hostname: "127.0.0.1", port: Number(port) }));
+  });
+});
+
 Deno.test("warm-up requests against a lake without the pools fail softly", async () => {
   await withLake(async (lake) => {
     const ok = await warmRequests(lake, QUERIES, service, 1);
