@@ -10,6 +10,7 @@ import { formatZson } from "../../lib/formats/zson/formatter.ts";
 import { buildColumns, ColumnsBuilder } from "../../lib/lake/columns/build.ts";
 import { encodeColumns } from "../../lib/lake/columns/arrowfile.ts";
 import { writes } from "../../lib/lake/columns/write.ts";
+import { concatBytes } from "../formats/zng_helpers.ts";
 import { ObjectColumnsInfo } from "../../lib/lake/columns/manifest.ts";
 import { ObjectColumns } from "../../lib/lake/columns/reader.ts";
 import { permuteColumns } from "../../lib/lake/columns/permute.ts";
@@ -58,23 +59,13 @@ function bufferOf(texts: string[]): SortBuffer {
   return buf;
 }
 
-function joined(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 /** The columns of values written to a file and opened again, with the values in object order. */
 async function readBack(texts: string[], dir: string) {
   const buf = bufferOf(texts);
   const order = buf.order(new PoolKey(["ts"], "asc"));
   const built = buildColumns(buf.encoded(), order);
   const { pieces, manifest } = await encodeColumns(built);
-  const bytes = joined([...writes(pieces)]);
+  const bytes = concatBytes([...writes(pieces)]);
   assert.equal(bytes.length, manifest.size);
   const path = `${dir}/c.arrow`;
   await Deno.writeFile(path, bytes);
@@ -239,7 +230,7 @@ Deno.test("a columns file's pieces are written in order: big ones as they are, s
   for (let k = 0; k < 40; k++) pieces.push(piece(40 << 10, 10 + k));
   pieces.push(piece(5, 99));
   const out = [...writes(pieces)];
-  assert.deepEqual(joined(out), joined(pieces));
+  assert.deepEqual(concatBytes(out), concatBytes(pieces));
   assert.ok(out.includes(big), "a big piece is written as it is");
   assert.deepEqual(out.slice(0, 2).map((w) => w.length), [12, big.length]);
   for (const w of out) assert.ok(w.length <= 1 << 20);

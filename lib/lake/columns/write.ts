@@ -3,6 +3,7 @@
 // warm load, cost ~1 s on the first big load while its code was cold, and
 // held another isolate's memory; loads in parallel use the pool's workers.)
 
+import { concatBytes } from "../../formats/io.ts";
 import type { Storage } from "../storage.ts";
 import type { EncodedValues } from "./build.ts";
 import { buildColumns } from "./build.ts";
@@ -41,26 +42,18 @@ const GATHER = 1 << 20;
 export function* writes(pieces: readonly Uint8Array[]): Generator<Uint8Array> {
   let run: Uint8Array[] = [];
   let runBytes = 0;
-  const gathered = () => {
-    const out = new Uint8Array(runBytes);
-    let at = 0;
-    for (const p of run) {
-      out.set(p, at);
-      at += p.length;
-    }
-    run = [];
-    runBytes = 0;
-    return out;
-  };
   for (const p of pieces) {
-    if (p.length >= SMALL) {
-      if (runBytes > 0) yield gathered();
-      yield p;
-      continue;
+    if (p.length >= SMALL || runBytes + p.length > GATHER) {
+      if (runBytes > 0) yield concatBytes(run, runBytes);
+      run = [];
+      runBytes = 0;
+      if (p.length >= SMALL) {
+        yield p;
+        continue;
+      }
     }
-    if (runBytes + p.length > GATHER) yield gathered();
     run.push(p);
     runBytes += p.length;
   }
-  if (runBytes > 0) yield gathered();
+  if (runBytes > 0) yield concatBytes(run, runBytes);
 }
