@@ -27,8 +27,7 @@ export interface ObjectPaths {
 
 /**
  * Writes an object's ZNG file, then its columns (columns/), each whole or
- * not at all; the object's metadata carries the columns' manifest. The
- * buffer's memory is given back once both are written (it is empty after).
+ * not at all; the object's metadata carries the columns' manifest.
  */
 export async function writeObject(
   storage: Storage,
@@ -47,7 +46,6 @@ export async function writeObject(
     writeRows(storage, paths.data, id, buf, order, key, seekStride),
   ]);
   written.object.columns = manifest;
-  buf.release();
   return written;
 }
 

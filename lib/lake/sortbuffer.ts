@@ -165,32 +165,6 @@ export class SortBuffer {
     );
   }
 
-  /**
-   * Gives the buffer's memory back now (it holds no values after): the
-   * encoded values are a load's biggest allocations, and V8 returns them
-   * only when it next collects, lazily (a worker of a 10x load held ~60 MB
-   * of written buffers at its peak, one process loading the dns log ~120).
-   * Nothing may use the views tagged() and body() gave out; its keys stay
-   * whole (a key read from a body is decoded into bytes of its own).
-   */
-  release(): void {
-    for (const c of this.chunks) {
-      const b = c.buf.buffer as ArrayBuffer;
-      if (!b.detached && b.byteLength > 0) b.transfer(0);
-    }
-    this.chunks = [new ByteWriter(0)];
-    this.chunkOf = [];
-    this.tagAt = [];
-    this.bodyAt = [];
-    this.endAt = [];
-    this.types.length = 0;
-    this.keys = [];
-    this.keyAt = [];
-    this.keyLen = [];
-    this.keysInBody = 0;
-    this.bodyBytes = 0;
-  }
-
   /** Whether value i's key is null (or missing). */
   keyIsNull(i: number): boolean {
     return this.keys[i].body === null;

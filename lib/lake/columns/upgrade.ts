@@ -60,6 +60,5 @@ export async function writeColumnsOf(lake: Lake, pool: PoolConfig, o: DataObject
   for (let i = 0; i < order.length; i++) order[i] = i;
   const path = lake.columnsPath(pool.id, o.id);
   const manifest = await buf.writeColumns(lake.storage, path, order);
-  buf.release();
   setObjectColumns(lake.catalog, o.id, manifest);
 }
