@@ -218,7 +218,7 @@ Deno.test("a big load (several buffer chunks) writes the columns built directly 
     const n = built.columns.find((c) => c.path[0] === "n")!.column.values!;
     assert.ok(direct.pieces.some((p) => p.buffer === n.buffer), "a column's array is a piece");
     const file = tipObjects(lake.catalog, p.id, "main")[0];
-    assert.equal(Deno.statSync(lake.objectPaths(p.id, file.id).columns).size, size);
+    assert.equal((await lake.storage.stat(lake.objectPaths(p.id, file.id).columns))?.size, size);
     assert.deepEqual(await lines(lake, 'from big | tag=="t1" | count()'), ["{count:7500(uint64)}"]);
   });
 });
