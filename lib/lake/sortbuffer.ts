@@ -23,6 +23,7 @@ import { Value } from "../zed/value.ts";
 import { NULL } from "../query/mod.ts";
 import { appendTagged } from "../zed/zcode.ts";
 import type { PoolKey } from "./poolkey.ts";
+import { radixOrder } from "./keyradix.ts";
 import { runSort } from "./runsort.ts";
 import type { EncodedValues } from "./columns/build.ts";
 import { writeColumns } from "./columns/mod.ts";
@@ -293,11 +294,62 @@ export class SortBuffer {
 
   /**
    * order() when every key is an ASCII string in its body: by the keys'
-   * bytes. Past the prefix all keys share, each key's next twelve bytes are
-   * read as two numbers (six bytes each, zero past its end, which keeps
-   * their order), so most comparisons are of numbers.
+   * bytes, in passes of a radix sort (keyradix.ts); values with equal keys
+   * by their bodies' bytes, then in the order they came (reversed with the
+   * whole for a descending pool, stable).
    */
   private orderInBody(key: PoolKey): Uint32Array {
+    const n = this.length;
+    const bufs = this.chunks.map((c) => c.buf);
+    const desc = key.desc;
+    const radix = radixOrder(n, bufs, this.chunkOf, this.keyAt, this.keyLen);
+    const idx = radix?.order ?? this.orderByComparison();
+    const same = radix?.same;
+    // Runs of equal keys: by body, then (ascending, reversed below for a
+    // descending pool) by position, which the stable sorts kept ascending.
+    for (let s = 0; s < n;) {
+      let e = s + 1;
+      while (
+        e < n &&
+        (same !== undefined ? same[e] === 1 : this.sameKeyInBody(idx[e - 1], idx[e]))
+      ) e++;
+      if (e - s > 1) {
+        if (desc) idx.subarray(s, e).reverse();
+        for (let k = s + 1; k < e; k++) {
+          const x = idx[k];
+          let j = k - 1;
+          while (j >= s && compareBytes(this.body(idx[j]), this.body(x)) > 0) {
+            idx[j + 1] = idx[j];
+            j--;
+          }
+          idx[j + 1] = x;
+        }
+      }
+      s = e;
+    }
+    if (desc) idx.reverse();
+    return idx;
+  }
+
+  /** Whether values i and j have the same key in their bodies. */
+  private sameKeyInBody(i: number, j: number): boolean {
+    const m = this.keyLen[i];
+    if (m !== this.keyLen[j]) return false;
+    const x = this.chunks[this.chunkOf[i]].buf, y = this.chunks[this.chunkOf[j]].buf;
+    const p = this.keyAt[i], q = this.keyAt[j];
+    // From the end: keys next to each other in order (times) differ in their last digits.
+    for (let k = m - 1; k >= 0; k--) if (x[p + k] !== y[q + k]) return false;
+    return true;
+  }
+
+  /**
+   * The keys in body in ascending order by comparisons (keys too long for
+   * the radix passes): past the shared prefix, each key's next twelve bytes
+   * are read as two numbers (six bytes each, zero past its end, which keeps
+   * their order), so most comparisons are of numbers. Equal keys in the
+   * order they came.
+   */
+  private orderByComparison(): Uint32Array {
     const n = this.length;
     const bufs = this.chunks.map((c) => c.buf);
     const chunkOf = this.chunkOf, at = this.keyAt, len = this.keyLen;
@@ -326,10 +378,6 @@ export class SortBuffer {
       hi[i] = x;
       lo[i] = y;
     }
-    // Sorted ascending (input is mostly in ascending order, whatever the
-    // pool's), ties by body bytes, then for a descending pool by position
-    // reversed, so that the whole reversed is the pool's order, stable.
-    const desc = key.desc;
     const rest = shared + 12;
     const idx = new Uint32Array(n);
     for (let i = 0; i < n; i++) idx[i] = i;
@@ -346,9 +394,8 @@ export class SortBuffer {
         }
       }
       if (m !== l) return m < l ? -1 : 1;
-      return compareBytes(this.body(i), this.body(j)) || (desc ? j - i : i - j);
+      return i - j;
     });
-    if (desc) idx.reverse();
     return idx;
   }
 }
