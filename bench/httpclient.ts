@@ -8,6 +8,14 @@ import { denoExe, repoRoot } from "./util.ts";
 /** Linux's USER_HZ, the unit of /proc/<pid>/stat times (100 on every common platform). */
 const CLOCK_TICKS = 100;
 
+/** The `--v8-flags=…` argument of deno.json's start task (the compile task has the same). */
+export function startV8Flags(): string {
+  const config = JSON.parse(Deno.readTextFileSync(join(repoRoot, "deno.json")));
+  const flags = /--v8-flags=\S+/.exec(config.tasks.start as string);
+  if (flags === null) throw new Error("deno.json: the start task gives no --v8-flags");
+  return flags[0];
+}
+
 /** A `loch serve` (or `zed serve`) subprocess on 127.0.0.1 with a free port. */
 export class ServerProcess {
   private stderr = "";
@@ -40,7 +48,7 @@ export class ServerProcess {
       "run",
       "-A",
       // V8's flags as `deno task start` and the compiled binary give them.
-      "--v8-flags=--no-memory-reducer",
+      startV8Flags(),
       ...denoFlags,
       join(repoRoot, "main.ts"),
       "serve",
