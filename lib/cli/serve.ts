@@ -8,7 +8,11 @@ import { isLogLevel, Logger, type LogLevel } from "../service/log.ts";
 import { upgradeColumns } from "../lake/columns/mod.ts";
 import { preloadMetadata, warmUp } from "../lake/warmup.ts";
 import { warmRequests } from "../service/warmup.ts";
-import { collectGarbage, keepCompiledCodeWhenIdle } from "../service/reclaim.ts";
+import {
+  collectGarbage,
+  keepCompiledCodeWhenIdle,
+  mapLargeAllocations,
+} from "../service/reclaim.ts";
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../service/gate.ts";
 import { serve } from "../service/server.ts";
 import { defaultWorkers, parseWorkers } from "../service/workers/pool.ts";
@@ -208,6 +212,7 @@ export const serveCommand = command({
       : parseWorkers(flags.workers as string);
     applyMemoryLimit(flags, workers);
     keepCompiledCodeWhenIdle();
+    mapLargeAllocations();
     const dir = (flags.storage as string | undefined) ?? lakeDir(flags);
     if (/^https?:\/\//.test(dir)) {
       throw new LochError("invalid", "serve command available for local lakes only");

@@ -48,32 +48,64 @@ export function collectGarbage(): boolean {
   return true;
 }
 
-let trim: (() => void) | null | undefined;
+/** What loch calls of glibc (null: not Linux with glibc, or FFI not allowed). */
+interface Glibc {
+  malloc_trim(pad: bigint): number;
+  mallopt(param: number, value: number): number;
+}
+
+let glibc: Glibc | null | undefined;
+
+/** glibc, opened once where the process may (FFI allowed: never asked for, no prompt). */
+function openGlibc(): Glibc | null {
+  if (glibc !== undefined) return glibc;
+  glibc = null;
+  try {
+    if (
+      Deno.build.os === "linux" && Deno.permissions.querySync({ name: "ffi" }).state === "granted"
+    ) {
+      glibc = Deno.dlopen("libc.so.6", {
+        malloc_trim: { parameters: ["usize"], result: "i32" },
+        mallopt: { parameters: ["i32", "i32"], result: "i32" },
+      }).symbols;
+    }
+  } catch {
+    // No glibc (musl, a static build).
+  }
+  return glibc;
+}
 
 /**
  * Returns the free pages of the process's C heap to the system (glibc's
- * malloc_trim, which trims every thread's arena). False where it cannot:
- * not Linux with glibc, or FFI not allowed (never asked for: no prompt).
+ * malloc_trim, which trims every thread's arena). False where it cannot.
  */
 export function trimNativeHeap(): boolean {
-  if (trim === undefined) {
-    trim = null;
-    try {
-      if (
-        Deno.build.os === "linux" && Deno.permissions.querySync({ name: "ffi" }).state === "granted"
-      ) {
-        const libc = Deno.dlopen("libc.so.6", {
-          malloc_trim: { parameters: ["usize"], result: "i32" },
-        });
-        trim = () => libc.symbols.malloc_trim(0n);
-      }
-    } catch {
-      // No glibc (musl, a static build): nothing to trim with.
-    }
-  }
-  if (trim === null) return false;
-  trim();
+  const c = openGlibc();
+  if (c === null) return false;
+  c.malloc_trim(0n);
   return true;
+}
+
+/** glibc's mallopt parameter: the size from which an allocation is mapped on its own. */
+const M_MMAP_THRESHOLD = -3;
+
+/** Allocations of this size or more are mapped on their own (mapLargeAllocations). */
+export const MMAP_THRESHOLD = 4 << 20;
+
+/**
+ * Makes every allocation of MMAP_THRESHOLD bytes or more (a load's buffers:
+ * its body's parts, sort buffer chunks, columns) pages of its own, returned
+ * to the system when freed. By default glibc raises that threshold to the
+ * largest block freed so far (up to 32 MB), after which such buffers come
+ * from the heap, and their pages stay with the process once freed: a fresh
+ * server's peak loading the 10x logs went 823–954 → 731–849 MB, at the same
+ * speed (a threshold of 128 KiB saved more but loaded 8% slower). Set before
+ * big blocks are freed: glibc maps a block only when its heap has no room
+ * for it. False where it cannot (see trimNativeHeap).
+ */
+export function mapLargeAllocations(): boolean {
+  const c = openGlibc();
+  return c !== null && c.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) === 1;
 }
 
 /**

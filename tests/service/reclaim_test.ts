@@ -59,11 +59,53 @@ Deno.test({
   },
 });
 
+// glibc's own counters tell where an allocation came from: mallinfo2's
+// hblkhd is the bytes of blocks mapped on their own. set: whether the
+// script calls mapLargeAllocations first.
+const mapScript = (set: boolean) => `
+import { mapLargeAllocations, MMAP_THRESHOLD } from ${
+  JSON.stringify(import.meta.resolve("../../lib/service/reclaim.ts"))
+};
+const c = Deno.dlopen("libc.so.6", {
+  malloc: { parameters: ["usize"], result: "pointer" },
+  free: { parameters: ["pointer"], result: "void" },
+  mallinfo2: { parameters: [], result: { struct: ["usize", "usize", "usize", "usize", "usize",
+    "usize", "usize", "usize", "usize", "usize"] } },
+}).symbols;
+const mapped = () => Number(new BigUint64Array(c.mallinfo2().buffer)[4]);
+/** Whether a block of size bytes, allocated now, is mapped on its own. */
+function ownPages(size) {
+  const before = mapped();
+  const p = c.malloc(BigInt(size));
+  const grew = mapped() - before;
+  c.free(p);
+  return grew >= size;
+}
+const set = ${set} ? mapLargeAllocations() : null;
+// A mapped 24 MB block freed: glibc's own threshold rises past what follows.
+c.free(c.malloc(24n << 20n));
+console.log(JSON.stringify({ set, big: ownPages(2 * MMAP_THRESHOLD), small: ownPages(MMAP_THRESHOLD / 4) }));
+`;
+
+Deno.test({
+  name:
+    "mapLargeAllocations: big blocks get pages of their own, as glibc stops giving once one is freed",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const set = JSON.parse(await runScript(mapScript(true), ["--allow-all"]));
+    assert.deepEqual(set, { set: true, big: true, small: false });
+    const unset = JSON.parse(await runScript(mapScript(false), ["--allow-all"]));
+    assert.deepEqual(unset, { set: null, big: false, small: false });
+  },
+});
+
 Deno.test("trimNativeHeap is refused, without a prompt, where FFI is not allowed", async () => {
   const script = `import { trimNativeHeap } from ${
     JSON.stringify(import.meta.resolve("../../lib/service/reclaim.ts"))
   }; console.log(trimNativeHeap());`;
   assertEquals((await runScript(script, ["--allow-read"])).trim(), "false");
+  const map = script.replaceAll("trimNativeHeap", "mapLargeAllocations");
+  assertEquals((await runScript(map, ["--allow-read"])).trim(), "false");
 });
 
 Deno.test("IdleReclaim collects once idle, never while work is in progress", async () => {
