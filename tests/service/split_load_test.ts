@@ -9,7 +9,13 @@ import { encodeZng } from "../../lib/formats/zng/writer.ts";
 import { zctx } from "../../lib/zed/context.ts";
 import { Field, TypeInt64, TypeString } from "../../lib/zed/types.ts";
 import { Value } from "../../lib/zed/value.ts";
-import { PART_MIN, partSize, STREAM_PART } from "../../lib/service/workers/split.ts";
+import {
+  PART_MAX,
+  PART_MIN,
+  partSize,
+  STREAM_PART,
+  ZNG_DENSITY,
+} from "../../lib/service/workers/split.ts";
 import { call, createPool, jsonOf, post, query, type TestServer, withServer } from "./helpers.ts";
 
 /** NDJSON of n records, ts shuffled, with bad inserted before record `at` (if given). */
@@ -165,6 +171,14 @@ Deno.test("split load: parts of a body of unknown length start at STREAM_PART, w
   // With a length: one part per worker, none under PART_MIN.
   assert.equal(partSize(3 * PART_MIN, 2), 1.5 * PART_MIN);
   assert.equal(partSize(2 * PART_MIN - 1, 2), 0);
+  // ZNG's parts are ZNG_DENSITY times shorter: as many records a part as JSON's.
+  assert.equal(partSize(null, 2, STREAM_PART, ZNG_DENSITY), STREAM_PART / ZNG_DENSITY);
+  assert.equal(
+    partSize(2 * PART_MIN / ZNG_DENSITY, 2, STREAM_PART, ZNG_DENSITY),
+    PART_MIN / ZNG_DENSITY,
+  );
+  assert.equal(partSize(2 * PART_MIN / ZNG_DENSITY - 1, 2, STREAM_PART, ZNG_DENSITY), 0);
+  assert.equal(partSize(64 * PART_MAX, 2, STREAM_PART, ZNG_DENSITY), PART_MAX / ZNG_DENSITY);
 });
 
 Deno.test("split load: a JSON body sent without a length is cut as it arrives and gives the records of one", async () => {
@@ -244,6 +258,19 @@ Deno.test("split load: a ZNG body is cut at frames, each part with the types bef
   assert.ok(split.objects >= 3, `${split.objects} objects: the body was not split`);
   assert.equal(split.records, whole.records);
   assert.deepEqual(split.warnings, []);
+  assert.equal(split.files, split.objects);
+});
+
+Deno.test("split load: a ZNG body is cut into parts as many times shorter than JSON's as it is denser", async () => {
+  const n = 8_000;
+  const bytes = zngBody(n);
+  // Shorter than a JSON body's first part, long enough for ZNG's two.
+  assert.ok(bytes.length < STREAM && bytes.length > 2 * STREAM / ZNG_DENSITY, `${bytes.length}`);
+  const split = await loadOn(2, bytes, { streamed: true, streamPart: STREAM });
+  const whole = await loadOn(0, bytes, { streamed: true });
+  assert.equal(split.status, 200, split.warnings.join());
+  assert.ok(split.objects >= 2, `${split.objects} objects: the body was not split`);
+  assert.equal(split.records, whole.records);
   assert.equal(split.files, split.objects);
 });
 

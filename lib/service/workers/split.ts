@@ -5,7 +5,8 @@
 // together. A body of known length is cut into one part per worker; one sent
 // without a length (chunked, as `curl -T -` and scripts that stream a body
 // send it) is cut as it arrives, into parts that grow from STREAM_PART, so a
-// short one is still one part.
+// short one is still one part. A ZNG body's parts are ZNG_DENSITY times
+// shorter, for about as many records a part as JSON's.
 //
 // The parts are parsed as if each were the whole input, which is exactly
 // what reading the body straight through gives as long as every part before
@@ -35,6 +36,12 @@ export const PART_MAX = 32 << 20;
  * makes about as many objects as when its length is known.
  */
 export const STREAM_PART = 4 << 20;
+/**
+ * ZNG holds about this many times the records of JSON in a byte (its values
+ * binary, LZ4-compressed: the Zeek logs' 62.5 MB of JSON are 5.2 MB of ZNG),
+ * so its parts are this much shorter, for as many records a part.
+ */
+export const ZNG_DENSITY = 8;
 
 /** What the splitter needs of the worker pool. */
 export interface LoadWorkers {
@@ -57,18 +64,25 @@ export interface PartsOutcome {
 /**
  * The size of a body's parts: one per ready worker, within PART_MIN and
  * PART_MAX; STREAM_PART at first when its length is unknown; 0: whole.
+ * Each of those divided by density (ZNG_DENSITY for ZNG).
  */
-export function partSize(length: number | null, ready: number, stream = STREAM_PART): number {
+export function partSize(
+  length: number | null,
+  ready: number,
+  stream = STREAM_PART,
+  density = 1,
+): number {
   if (ready < 2) return 0;
-  if (length === null) return stream;
-  if (length < 2 * PART_MIN) return 0;
-  return Math.min(PART_MAX, Math.max(PART_MIN, Math.ceil(length / ready)));
+  if (length === null) return Math.ceil(stream / density);
+  const min = PART_MIN / density;
+  if (length < 2 * min) return 0;
+  return Math.min(PART_MAX / density, Math.max(min, Math.ceil(length / ready)));
 }
 
 /** Where the part after one that ended at `sent` ends (Infinity: at the body's end). */
-function nextCut(length: number | null, sent: number, size: number): number {
+function nextCut(length: number | null, sent: number, size: number, min: number): number {
   if (length === null) return sent + size;
-  return length - sent >= size + PART_MIN ? sent + size : Infinity;
+  return length - sent >= size + min ? sent + size : Infinity;
 }
 
 /** Where a body may be cut into parts, followed chunk by chunk (offsets are the body's). */
@@ -129,8 +143,13 @@ export async function feedLoad(
   length: number | null,
 ): Promise<PartsOutcome> {
   const input = ByteInput.fromStream(body, "request body");
-  let size = partSize(length, workers.ready, workers.streamPart);
-  const parts = size > 0 ? partsOf(await detectedFormat(input, job.format), job) : null;
+  // The format, where the body may be long enough to cut (ZNG's parts are the shortest).
+  const format = workers.ready >= 2 && (length === null || length >= 2 * PART_MIN / ZNG_DENSITY)
+    ? await detectedFormat(input, job.format)
+    : null;
+  const density = format === "zng" ? ZNG_DENSITY : 1;
+  let size = partSize(length, workers.ready, workers.streamPart, density);
+  const parts = size > 0 ? partsOf(format, job) : null;
   if (parts === null) size = 0;
   const cuts = parts?.cuts ?? null;
   const partJob = parts?.job ?? job;
@@ -169,10 +188,10 @@ export async function feedLoad(
         sent += k;
         chunk = chunk.subarray(k);
         if (length === null && tasks.length % ready === 0) {
-          size = Math.min(PART_MAX, size * 2);
+          size = Math.min(PART_MAX / density, size * 2);
           window = windowOf();
         }
-        target = nextCut(length, sent, size);
+        target = nextCut(length, sent, size, PART_MIN / density);
         task = workers.startLoad(partJob, true);
         tasks.push(task);
         const first = cuts.prefix(cut);
