@@ -9,6 +9,14 @@
 /** Keys longer than this are left to a comparison sort. */
 export const MAX_RADIX_KEY = 64;
 
+/**
+ * Per digit value, a pass's counts then offsets: all zero between passes
+ * (each pass clears what it used), kept for the thread's next sort rather
+ * than allocated and cleared whole each time (a small load's sort is a few
+ * keys).
+ */
+let counts: Int32Array | undefined;
+
 /** Keys in order, and which of them equal the one before. */
 export interface RadixOrder {
   /** The keys' indexes in order. */
@@ -55,7 +63,7 @@ export function radixOrder(
   }
   let order = new Uint32Array(n), tmp = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  const counts = new Int32Array(65536);
+  counts ??= new Int32Array(65536);
   /** The digits that differ between keys, least significant first. */
   const differing: Uint16Array[] = [];
   for (let k = digits.length - 1; k >= 0; k--) {
@@ -77,6 +85,7 @@ export function radixOrder(
 /**
  * One stable counting sort of idx by digit[idx[k]] into out; false (out
  * untouched) when every digit is the same, which leaves the order as it is.
+ * counts is all zero before and after.
  */
 function countingPass(
   idx: Uint32Array,
@@ -85,7 +94,6 @@ function countingPass(
   counts: Int32Array,
 ): boolean {
   const n = idx.length;
-  counts.fill(0);
   let lo = 65535, hi = 0;
   for (let i = 0; i < n; i++) {
     const d = digit[i];
@@ -93,7 +101,11 @@ function countingPass(
     if (d < lo) lo = d;
     if (d > hi) hi = d;
   }
-  if (n === 0 || lo === hi) return false;
+  if (n === 0) return false;
+  if (lo === hi) {
+    counts[lo] = 0;
+    return false;
+  }
   let sum = 0;
   for (let d = lo; d <= hi; d++) {
     const c = counts[d];
@@ -104,5 +116,6 @@ function countingPass(
     const j = idx[k];
     out[counts[digit[j]]++] = j;
   }
+  counts.fill(0, lo, hi + 1);
   return true;
 }

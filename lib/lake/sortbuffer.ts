@@ -189,14 +189,7 @@ export class SortBuffer {
   /** Whether the keys of values i and j have the same body bytes (the reference compares those). */
   sameKey(i: number, j: number, scratch: ByteWriter): boolean {
     const a = this.keys[i], b = this.keys[j];
-    if (a === IN_BODY && b === IN_BODY) {
-      const n = this.keyLen[i];
-      if (n !== this.keyLen[j]) return false;
-      const x = this.chunks[this.chunkOf[i]].buf, y = this.chunks[this.chunkOf[j]].buf;
-      const p = this.keyAt[i], q = this.keyAt[j];
-      for (let k = 0; k < n; k++) if (x[p + k] !== y[q + k]) return false;
-      return true;
-    }
+    if (a === IN_BODY && b === IN_BODY) return this.sameKeyInBody(i, j);
     return sameKeyValue(scratch, this.key(i), this.key(j));
   }
 
@@ -303,7 +296,7 @@ export class SortBuffer {
     const bufs = this.chunks.map((c) => c.buf);
     const desc = key.desc;
     const radix = radixOrder(n, bufs, this.chunkOf, this.keyAt, this.keyLen);
-    const idx = radix?.order ?? this.orderByComparison();
+    const idx = radix?.order ?? this.orderByComparison(bufs);
     const same = radix?.same;
     // Runs of equal keys: by body, then (ascending, reversed below for a
     // descending pool) by position, which the stable sorts kept ascending.
@@ -331,7 +324,7 @@ export class SortBuffer {
     return idx;
   }
 
-  /** Whether values i and j have the same key in their bodies. */
+  /** Whether values i and j, both keyed in their bodies, have the same key. */
   private sameKeyInBody(i: number, j: number): boolean {
     const m = this.keyLen[i];
     if (m !== this.keyLen[j]) return false;
@@ -349,9 +342,8 @@ export class SortBuffer {
    * their order), so most comparisons are of numbers. Equal keys in the
    * order they came.
    */
-  private orderByComparison(): Uint32Array {
+  private orderByComparison(bufs: readonly Uint8Array[]): Uint32Array {
     const n = this.length;
-    const bufs = this.chunks.map((c) => c.buf);
     const chunkOf = this.chunkOf, at = this.keyAt, len = this.keyLen;
     const first = bufs[chunkOf[0]], f = at[0];
     let shared = len[0];

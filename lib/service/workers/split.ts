@@ -148,6 +148,7 @@ export async function feedLoad(
     ? await detectedFormat(input, job.format)
     : null;
   const density = format === "zng" ? ZNG_DENSITY : 1;
+  const partMin = PART_MIN / density, partMax = PART_MAX / density;
   let size = partSize(length, workers.ready, workers.streamPart, density);
   const parts = size > 0 ? partsOf(format, job) : null;
   if (parts === null) size = 0;
@@ -188,10 +189,10 @@ export async function feedLoad(
         sent += k;
         chunk = chunk.subarray(k);
         if (length === null && tasks.length % ready === 0) {
-          size = Math.min(PART_MAX / density, size * 2);
+          size = Math.min(partMax, size * 2);
           window = windowOf();
         }
-        target = nextCut(length, sent, size, PART_MIN / density);
+        target = nextCut(length, sent, size, partMin);
         task = workers.startLoad(partJob, true);
         tasks.push(task);
         const first = cuts.prefix(cut);
