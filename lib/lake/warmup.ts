@@ -16,6 +16,7 @@ import { clearColumnCache, openColumns } from "./columns/mod.ts";
 import { forgetObjects, tipObjects } from "./objects.ts";
 import { load } from "./load.ts";
 import { createPool, listPools } from "./pools.ts";
+import { ownedTempDir } from "../tempdir.ts";
 import { runLakeQuery } from "./query.ts";
 
 /** Records of a few Zeek-like shapes: strings, ints, floats, bools, lists, missing fields. */
@@ -79,7 +80,7 @@ export async function warmUp(
   rounds = 3,
   more?: (lake: Lake, queries: readonly string[]) => Promise<unknown>,
 ): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "loch-warmup-" });
+  const dir = await ownedTempDir("loch-warmup-");
   let lake: Lake | null = null;
   try {
     lake = await Lake.open(dir);

@@ -31,6 +31,7 @@ import {
   type Upstream,
 } from "./gate.ts";
 import { requestURL } from "./url.ts";
+import { ownedTempDir } from "../tempdir.ts";
 
 export interface ServeOptions {
   lake: Lake;
@@ -175,7 +176,7 @@ export class LakeServer {
     // The server listens where only this process can reach it; clients reach the gate.
     let upstream: Upstream;
     try {
-      this.socketDir = await Deno.makeTempDir({ prefix: "loch-" });
+      this.socketDir = await ownedTempDir("loch-");
       const path = `${this.socketDir}/http.sock`;
       await this.listen({ path });
       upstream = { transport: "unix", path };

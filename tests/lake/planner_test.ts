@@ -14,8 +14,18 @@ import { openReader } from "../../lib/formats/detect.ts";
 import { ByteInput } from "../../lib/formats/io.ts";
 import { openWriter } from "../../lib/formats/registry.ts";
 
+const lakeDirs = new WeakMap<Lake, string>();
+
+/** Closes a lake made by lakeWith and removes its directory. */
+async function dispose(lake: Lake): Promise<void> {
+  lake.close();
+  await Deno.remove(lakeDirs.get(lake)!, { recursive: true });
+}
+
 async function lakeWith(order: "asc" | "desc", loads: string[], threshold = 0): Promise<Lake> {
-  const lake = await Lake.open(await Deno.makeTempDir());
+  const dir = await Deno.makeTempDir({ prefix: "loch-lake-test-" });
+  const lake = await Lake.open(dir);
+  lakeDirs.set(lake, dir);
   const pool = createPool(lake, { name: "p", layout: { order, keys: [["ts"]] }, threshold });
   for (const text of loads) {
     await load(
@@ -70,7 +80,7 @@ Deno.test("count() comes from metadata, and from a key range partly so", async (
   const [mixed, s3] = await query(lake, `from p | ${range} and v > 120 | count()`);
   assert.equal(mixed, "{count:29(uint64)}\n");
   assert.ok(s3.recordsRead > 0);
-  lake.close();
+  await dispose(lake);
 });
 
 Deno.test("a sort in pool order is not redone, and head stops the scan", async () => {
@@ -87,7 +97,7 @@ Deno.test("a sort in pool order is not redone, and head stops the scan", async (
     const [o1] = await query(lake, `from p | sort ${other}ts | head 3`);
     const [o2] = await query(lake, `from p | yield this | sort ${other}ts | head 3`);
     assert.equal(o1, o2);
-    lake.close();
+    await dispose(lake);
   }
 });
 
@@ -106,7 +116,7 @@ Deno.test("undecoded fields and unmerged objects do not change results", async (
     assert.equal(fast, slow, a);
     assert.notEqual(fast, "", a);
   }
-  lake.close();
+  await dispose(lake);
 });
 
 Deno.test("range L to U bounds the scan on the pool key", async () => {
@@ -117,7 +127,7 @@ Deno.test("range L to U bounds the scan on the pool key", async () => {
   assert.ok(s.recordsRead < 100, `read ${s.recordsRead}`);
   const [vals] = await query(lake, `from p range ${lo} to ${hi} | v > 15 | yield v`);
   assert.equal(vals, "16\n17\n18\n19\n");
-  lake.close();
+  await dispose(lake);
 });
 
 Deno.test("a pattern source cannot have its own pipeline", async () => {
@@ -126,7 +136,7 @@ Deno.test("a pattern source cannot have its own pipeline", async () => {
     () => query(lake, "from (pool p* => count())"),
     /=> not allowed after pool pattern in 'from' operator/,
   );
-  lake.close();
+  await dispose(lake);
 });
 
 Deno.test("count() by fields comes from columns and matches the operators' result", async () => {
@@ -157,7 +167,7 @@ Deno.test("count() by fields comes from columns and matches the operators' resul
   const columns = [...Deno.readDirSync(`${lake.root}/pools/${dirs[0].name}/columns`)];
   assert.equal(columns.length, data.length);
   assert.ok(columns.every((e) => e.name.endsWith(".arrow")));
-  lake.close();
+  await dispose(lake);
 });
 
 Deno.test("scan stats count value body bytes, as the reference's QueryStats", async () => {
@@ -178,7 +188,7 @@ Deno.test("scan stats count value body bytes, as the reference's QueryStats", as
     1,
   ]);
   assert.ok(some.bytesFetched > 5);
-  lake.close();
+  await dispose(lake);
 });
 
 Deno.test("bytes matched are whole values even when only some fields are decoded", async () => {
@@ -190,5 +200,5 @@ Deno.test("bytes matched are whole values even when only some fields are decoded
   assert.equal(whole.bytesMatched, some.bytesMatched);
   assert.equal(whole.bytesRead, some.bytesRead);
   assert.ok(some.bytesMatched > 30);
-  lake.close();
+  await dispose(lake);
 });

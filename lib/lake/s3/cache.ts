@@ -9,6 +9,7 @@
 
 import { createHash } from "node:crypto";
 import { readAtSync } from "../storage.ts";
+import { ownedTempDirSync } from "../../tempdir.ts";
 
 /** Files readSync keeps open (columns files, read in many small pieces). */
 const OPEN_FILES = 128;
@@ -32,7 +33,7 @@ export class ReadCache {
   /** A cache in dir (made if missing; adopting its files), or in a fresh temp dir. */
   static open(dir: string | undefined, budget: number): ReadCache {
     if (dir === undefined) {
-      return new ReadCache(Deno.makeTempDirSync({ prefix: "loch-s3-cache-" }), budget, true);
+      return new ReadCache(ownedTempDirSync("loch-s3-cache-"), budget, true);
     }
     Deno.mkdirSync(dir, { recursive: true });
     const cache = new ReadCache(dir, budget, false);
