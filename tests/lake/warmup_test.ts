@@ -7,19 +7,25 @@ import { preloadMetadata, warmUp } from "../../lib/lake/warmup.ts";
 import { createBranch, findBranch } from "../../lib/lake/branches.ts";
 import { keyedPool, loadText, withLake } from "./helpers.ts";
 
+/** This process's warm-up directories (others' come and go as their servers start). */
 async function warmupDirs(): Promise<string[]> {
   const probe = await Deno.makeTempDir({ prefix: "loch-probe-" });
   await Deno.remove(probe);
   const tmp = dirname(probe);
   const out: string[] = [];
-  for await (const e of Deno.readDir(tmp)) if (e.name.startsWith("loch-warmup-")) out.push(e.name);
+  for await (const e of Deno.readDir(tmp)) {
+    if (e.name.startsWith(`loch-warmup-${Deno.pid}-`)) out.push(e.name);
+  }
   return out;
 }
 
 Deno.test("warm-up runs over a lake of its own and removes it", async () => {
-  const before = await warmupDirs();
-  await warmUp(1);
-  assert.deepEqual(await warmupDirs(), before);
+  let during: string[] = [];
+  await warmUp(1, async () => {
+    during = await warmupDirs();
+  });
+  assert.equal(during.length, 1, "the warm-up's lake is a directory of this process");
+  assert.deepEqual(await warmupDirs(), []);
 });
 
 Deno.test("the metadata preload reads the objects of every branch tip", async () => {
