@@ -279,14 +279,18 @@ export const serveCommand = command({
     if (flags.portfile) await Deno.writeTextFile(flags.portfile as string, String(p));
     const upgrading = new AbortController();
     const upgrade = upgradeInBackground(lake, new Logger(level as LogLevel), upgrading.signal);
+    let stopping: Promise<void> | null = null;
     const stop = () => {
       console.error("loch: shutting down");
       upgrading.abort();
-      server.shutdown().catch(() => {});
+      stopping ??= server.shutdown().catch(() => {});
     };
     Deno.addSignalListener("SIGINT", stop);
     Deno.addSignalListener("SIGTERM", stop);
     await server.finished;
+    // The HTTP server finishes before the rest of the shutdown (the gate, the
+    // socket's directory, the workers, the lake): the process waits for it.
+    await stopping;
     await upgrade;
     Deno.removeSignalListener("SIGINT", stop);
     Deno.removeSignalListener("SIGTERM", stop);
