@@ -23,6 +23,25 @@ export function ownedTempDirSync(prefix: string): string {
   return Deno.makeTempDirSync({ prefix: `${prefix}${Deno.pid}-` });
 }
 
+/**
+ * Removes this process's directories of prefix, for a process about to exit
+ * (a worker thread ended mid-way cannot remove what it made).
+ */
+export function removeOwnTempDirs(prefix: string): void {
+  const name = new RegExp(`^${escape(prefix)}${Deno.pid}-[0-9a-f]+$`);
+  try {
+    const tmp = tempRoot();
+    for (const e of Deno.readDirSync(tmp)) {
+      if (!e.isDirectory || !name.test(e.name)) continue;
+      try {
+        Deno.removeSync(`${tmp}/${e.name}`, { recursive: true });
+      } catch { /* removed meanwhile */ }
+    }
+  } catch {
+    // The temporary directory cannot be listed: nothing to remove.
+  }
+}
+
 /** Removes the directories of prefix left by processes that no longer run. */
 export async function sweepTempDirs(prefix: string): Promise<void> {
   for (const dir of staleTempDirs(prefix)) {

@@ -56,62 +56,103 @@ Deno.test({
   },
 });
 
+/** Where temporary directories go. */
+function tempRoot(): string {
+  const probe = Deno.makeTempDirSync({ prefix: "x" });
+  Deno.removeSync(probe);
+  return probe.replace(/\/[^/]+$/, "");
+}
+
+/** The temporary directories of prefix made by process pid. */
+function dirsOf(prefix: string, pid: number): string[] {
+  return [...Deno.readDirSync(tempRoot())]
+    .filter((e) => e.name.startsWith(`${prefix}${pid}-`))
+    .map((e) => e.name);
+}
+
+/** `loch serve` on a port of its own, its stderr read as it comes (text()). */
+function serveProcess(lake: string, ...args: string[]) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("../main.ts", import.meta.url).pathname,
+      "serve",
+      "-lake",
+      lake,
+      "-l",
+      "127.0.0.1:0",
+      ...args,
+    ],
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const read = (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) text += chunk;
+  })();
+  return {
+    child,
+    text: () => text,
+    /** Waits until pred holds (polling), or the process ends. */
+    async until(pred: () => boolean): Promise<void> {
+      let ended = false;
+      child.status.then(() => ended = true);
+      while (!pred()) {
+        if (ended) throw new Error(`server ended: ${text}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+    /** The exit status, once stderr is read to its end. */
+    async end(): Promise<Deno.CommandStatus> {
+      await read;
+      return await child.status;
+    },
+  };
+}
+
 Deno.test({
-  name: "a killed server's socket dir is removed by the next server",
+  name: "a killed server's socket dir is removed by the next server, and its own at a stop",
   ignore: !linux,
   fn: async () => {
     const lake = await Deno.makeTempDir({ prefix: "loch-lake-test-" });
-    const serve = (port = 0) =>
-      new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          new URL("../main.ts", import.meta.url).pathname,
-          "serve",
-          "-lake",
-          lake,
-          "-l",
-          `127.0.0.1:${port}`,
-          "-workers",
-          "0",
-          "-warmup=false",
-        ],
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-    const root = Deno.makeTempDirSync({ prefix: "x" });
-    Deno.removeSync(root);
-    const tmp = root.replace(/\/[^/]+$/, "");
-    const socketDirs = (pid: number) =>
-      [...Deno.readDirSync(tmp)].filter((e) => e.name.startsWith(`loch-${pid}-`)).map((e) =>
-        e.name
-      );
-    const started = async (child: Deno.ChildProcess) => {
-      const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-      let text = "";
-      while (!/serving lake/.test(text)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`server ended: ${text}`);
-        text += value;
-      }
-      reader.releaseLock();
-    };
+    const args = ["-workers", "0", "-warmup=false"];
     try {
-      const first = serve();
-      await started(first);
-      assert.equal(socketDirs(first.pid).length, 1);
-      first.kill("SIGKILL");
-      await first.status;
-      await first.stdout.cancel();
-      assert.equal(socketDirs(first.pid).length, 1, "left behind by the kill");
-      const second = serve();
-      await started(second);
-      assert.equal(socketDirs(first.pid).length, 0, "removed by the next server");
-      assert.equal(socketDirs(second.pid).length, 1);
-      second.kill("SIGTERM");
-      await second.status;
-      await second.stdout.cancel();
-      assert.equal(socketDirs(second.pid).length, 0, "removed at a clean stop");
+      const first = serveProcess(lake, ...args);
+      await first.until(() => /serving lake/.test(first.text()));
+      assert.equal(dirsOf("loch-", first.child.pid).length, 1);
+      first.child.kill("SIGKILL");
+      await first.end();
+      assert.equal(dirsOf("loch-", first.child.pid).length, 1, "left behind by the kill");
+      const second = serveProcess(lake, ...args);
+      await second.until(() => /serving lake/.test(second.text()));
+      assert.equal(dirsOf("loch-", first.child.pid).length, 0, "removed by the next server");
+      assert.equal(dirsOf("loch-", second.child.pid).length, 1);
+      second.child.kill("SIGTERM");
+      assert.equal((await second.end()).code, 0);
+      assert.equal(dirsOf("loch-", second.child.pid).length, 0, "removed at a clean stop");
+    } finally {
+      await Deno.remove(lake, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "a server stopped while it warms up exits cleanly, leaving nothing behind",
+  ignore: !linux,
+  fn: async () => {
+    const lake = await Deno.makeTempDir({ prefix: "loch-lake-test-" });
+    try {
+      const server = serveProcess(lake, "-workers", "1");
+      const pid = server.child.pid;
+      // The warm-up's lake appears once the server listens, before it says it serves.
+      await server.until(() => dirsOf("loch-warmup-", pid).length > 0);
+      server.child.kill("SIGTERM");
+      const status = await server.end();
+      assert.equal(status.code, 0, server.text());
+      assert.doesNotMatch(server.text(), /serving lake/);
+      assert.deepEqual(dirsOf("loch-warmup-", pid), []);
+      assert.deepEqual(dirsOf("loch-", pid), []);
     } finally {
       await Deno.remove(lake, { recursive: true });
     }

@@ -14,7 +14,8 @@ import {
   mapLargeAllocations,
 } from "../service/reclaim.ts";
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "../service/gate.ts";
-import { serve } from "../service/server.ts";
+import { type LakeServer, serve } from "../service/server.ts";
+import { removeOwnTempDirs } from "../tempdir.ts";
 import { defaultWorkers, parseWorkers } from "../service/workers/pool.ts";
 import { rawAcceptRoutes, routes } from "../../routes/mod.ts";
 import { command, lakeDir, lakeFlag, UsageError } from "./lake/lakeflags.ts";
@@ -247,38 +248,9 @@ export const serveCommand = command({
       maxQueued: count("max-queued", flags["max-queued"] as string | undefined, 0),
       connections: connectionLimits(flags),
     });
-    // The first queries after a start run compiled code rather than cold
-    // code, over metadata already in memory: the workers' (which warm up
-    // on their own), or this thread's.
-    const pool = server.service.pool;
-    if (pool !== null && flags.warmup === false) await pool.start();
-    else if (pool !== null) {
-      // The workers warm up while this thread makes the warm-up lake; then
-      // requests go through this thread's handler to the workers over it.
-      const service = { version: VERSION, routes, rawAccept: rawAcceptRoutes, pool };
-      await Promise.all([
-        pool.start(),
-        warmUp(0, async (warm, queries) => {
-          await pool.start();
-          await warmRequests(warm, queries, service);
-        }),
-      ]);
-      await pool.start(lake.root);
-      // Counts the catalog answers are answered on this thread.
-      preloadMetadata(lake, false);
-    } else if (flags.warmup !== false) {
-      const service = { version: VERSION, routes, rawAccept: rawAcceptRoutes, workers: 0 };
-      await warmUp(3, (warm, queries) => warmRequests(warm, queries, service));
-      preloadMetadata(lake);
-    }
-    // The warm-up's code stays compiled; its data goes before serving.
-    collectGarbage();
-    const { hostname: h, port: p } = server.addr;
-    const shown = h.includes(":") ? `[${h}]` : h;
-    console.error(`loch ${VERSION} serving lake ${dir} on http://${shown}:${p}`);
-    if (flags.portfile) await Deno.writeTextFile(flags.portfile as string, String(p));
+    // A signal from here on stops the server cleanly, also while it warms up
+    // (it then serves nothing and removes what it made).
     const upgrading = new AbortController();
-    const upgrade = upgradeInBackground(lake, new Logger(level as LogLevel), upgrading.signal);
     let stopping: Promise<void> | null = null;
     const stop = () => {
       console.error("loch: shutting down");
@@ -287,16 +259,77 @@ export const serveCommand = command({
     };
     Deno.addSignalListener("SIGINT", stop);
     Deno.addSignalListener("SIGTERM", stop);
-    await server.finished;
-    // The HTTP server finishes before the rest of the shutdown (the gate, the
-    // socket's directory, the workers, the lake): the process waits for it.
-    await stopping;
-    await upgrade;
-    Deno.removeSignalListener("SIGINT", stop);
-    Deno.removeSignalListener("SIGTERM", stop);
+    try {
+      await startServing(
+        server,
+        lake,
+        flags,
+        level as LogLevel,
+        dir,
+        upgrading.signal,
+        () => stopping !== null,
+      );
+      // The HTTP server finishes before the rest of the shutdown (the gate, the
+      // socket's directory, the workers, the lake): the process waits for it.
+      await server.finished;
+      await stopping;
+      // A worker stopped while it warmed up leaves its warm-up's lake.
+      removeOwnTempDirs("loch-warmup-");
+    } finally {
+      Deno.removeSignalListener("SIGINT", stop);
+      Deno.removeSignalListener("SIGTERM", stop);
+    }
     return 0;
   },
 });
+
+/**
+ * Warms the engine up, announces the server and upgrades old objects'
+ * columns in the background (done when the server stops). Skips what is
+ * left once stopped() says a signal came.
+ */
+async function startServing(
+  server: LakeServer,
+  lake: Lake,
+  flags: FlagValues,
+  level: LogLevel,
+  dir: string,
+  signal: AbortSignal,
+  stopped: () => boolean,
+): Promise<void> {
+  // The first queries after a start run compiled code rather than cold
+  // code, over metadata already in memory: the workers' (which warm up
+  // on their own), or this thread's.
+  const pool = server.service.pool;
+  if (pool !== null && flags.warmup === false) await pool.start();
+  else if (pool !== null) {
+    // The workers warm up while this thread makes the warm-up lake; then
+    // requests go through this thread's handler to the workers over it.
+    const service = { version: VERSION, routes, rawAccept: rawAcceptRoutes, pool };
+    await Promise.all([
+      pool.start(),
+      warmUp(0, async (warm, queries) => {
+        await pool.start();
+        await warmRequests(warm, queries, service);
+      }),
+    ]);
+    await pool.start(lake.root);
+    // Counts the catalog answers are answered on this thread.
+    preloadMetadata(lake, false);
+  } else if (flags.warmup !== false) {
+    const service = { version: VERSION, routes, rawAccept: rawAcceptRoutes, workers: 0 };
+    await warmUp(3, (warm, queries) => warmRequests(warm, queries, service));
+    preloadMetadata(lake);
+  }
+  if (stopped()) return;
+  // The warm-up's code stays compiled; its data goes before serving.
+  collectGarbage();
+  const { hostname: h, port: p } = server.addr;
+  const shown = h.includes(":") ? `[${h}]` : h;
+  console.error(`loch ${VERSION} serving lake ${dir} on http://${shown}:${p}`);
+  if (flags.portfile) await Deno.writeTextFile(flags.portfile as string, String(p));
+  if (!stopped()) await upgradeInBackground(lake, new Logger(level), signal);
+}
 
 /**
  * Writes the columns of objects from a lake made before loch wrote them
