@@ -1,26 +1,40 @@
-// Temporary directories a process owns (the server's socket, the warm-up
-// lake, an S3 read cache without a directory of its own). Each is named
-// `<prefix><pid>-<random>`, so that one left behind by a process that was
-// killed (or crashed) before it could remove it is recognised and removed by
-// the next process that makes one of that prefix: a server restarted after
-// `kill -9` does not leave a read cache's worth of files in /tmp for ever.
-// A directory whose process still runs is left alone, as is every directory
-// where it cannot be told (no /proc: not Linux).
+// Temporary files and directories a process owns (the server's socket, the
+// warm-up lake, an S3 read cache without a directory of its own, a query's
+// spill files). Each is named `<prefix><pid>-<random>`, so that one left
+// behind by a process that was killed (or crashed) before it could remove it
+// is recognised and removed by the next process that makes one of that
+// prefix: a server restarted after `kill -9` does not leave a read cache's
+// worth of files, or a big sort's spilled runs, in /tmp for ever. One whose
+// process still runs is left alone, as is everything where that cannot be
+// told (no /proc: not Linux).
 
 /** Makes a temporary directory owned by this process, first removing those of dead processes. */
 export async function ownedTempDir(prefix: string): Promise<string> {
-  await sweepTempDirs(prefix);
+  sweepTemp(tempRoot(), prefix, "");
   return await Deno.makeTempDir({ prefix: `${prefix}${Deno.pid}-` });
 }
 
 /** As ownedTempDir, synchronously. */
 export function ownedTempDirSync(prefix: string): string {
-  for (const dir of staleTempDirs(prefix)) {
-    try {
-      Deno.removeSync(dir, { recursive: true });
-    } catch { /* another process removed it first, or it is not ours */ }
-  }
+  sweepTemp(tempRoot(), prefix, "");
   return Deno.makeTempDirSync({ prefix: `${prefix}${Deno.pid}-` });
+}
+
+/** Directories whose dead processes' files were swept already (once a process is enough). */
+const sweptFiles = new Set<string>();
+
+/**
+ * Makes a temporary file owned by this process in dir (undefined: the
+ * temporary directory), the first time in each directory removing those of
+ * dead processes.
+ */
+export function ownedTempFileSync(dir: string | undefined, prefix: string, suffix: string): string {
+  const root = dir ?? tempRoot();
+  if (!sweptFiles.has(root)) {
+    sweptFiles.add(root);
+    sweepTemp(root, prefix, suffix);
+  }
+  return Deno.makeTempFileSync({ dir, prefix: `${prefix}${Deno.pid}-`, suffix });
 }
 
 /**
@@ -28,44 +42,48 @@ export function ownedTempDirSync(prefix: string): string {
  * (a worker thread ended mid-way cannot remove what it made).
  */
 export function removeOwnTempDirs(prefix: string): void {
-  const name = new RegExp(`^${escape(prefix)}${Deno.pid}-[0-9a-f]+$`);
-  try {
-    const tmp = tempRoot();
-    for (const e of Deno.readDirSync(tmp)) {
-      if (!e.isDirectory || !name.test(e.name)) continue;
-      try {
-        Deno.removeSync(`${tmp}/${e.name}`, { recursive: true });
-      } catch { /* removed meanwhile */ }
-    }
-  } catch {
-    // The temporary directory cannot be listed: nothing to remove.
+  const tmp = tempRoot();
+  for (const [name, pid] of owned(tmp, prefix, "")) {
+    if (pid !== Deno.pid) continue;
+    try {
+      Deno.removeSync(`${tmp}/${name}`, { recursive: true });
+    } catch { /* removed meanwhile */ }
   }
 }
 
-/** Removes the directories of prefix left by processes that no longer run. */
-export async function sweepTempDirs(prefix: string): Promise<void> {
-  for (const dir of staleTempDirs(prefix)) {
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+/** Removes the entries of prefix and suffix in root whose processes no longer run. */
+function sweepTemp(root: string, prefix: string, suffix: string): void {
+  if (!canTell()) return;
+  for (const [name, pid] of owned(root, prefix, suffix)) {
+    if (pid === Deno.pid || running(pid)) continue;
+    try {
+      Deno.removeSync(`${root}/${name}`, { recursive: true });
+    } catch { /* another process removed it first, or it is not ours */ }
   }
 }
 
-/** The directories of prefix whose process no longer runs. */
-function staleTempDirs(prefix: string): string[] {
-  const out: string[] = [];
+/** The entries `<prefix><pid>-<random><suffix>` of root, with their pids. */
+function owned(root: string, prefix: string, suffix: string): [string, number][] {
+  const pattern = new RegExp(`^${escape(prefix)}(\\d+)-[0-9a-zA-Z_]+${escape(suffix)}$`);
+  const out: [string, number][] = [];
   try {
-    if (!Deno.statSync("/proc/self").isDirectory) return out;
-    const tmp = tempRoot();
-    const name = new RegExp(`^${escape(prefix)}(\\d+)-[0-9a-f]+$`);
-    for (const e of Deno.readDirSync(tmp)) {
-      const m = e.isDirectory ? name.exec(e.name) : null;
-      if (m === null) continue;
-      const pid = Number(m[1]);
-      if (pid !== Deno.pid && !running(pid)) out.push(`${tmp}/${e.name}`);
+    for (const e of Deno.readDirSync(root)) {
+      const m = pattern.exec(e.name);
+      if (m !== null) out.push([e.name, Number(m[1])]);
     }
   } catch {
-    // No /proc, or the temporary directory cannot be listed: nothing is swept.
+    // The directory cannot be listed: nothing of it is ours to remove.
   }
   return out;
+}
+
+/** Whether it can be told if a process runs (Linux's /proc). */
+function canTell(): boolean {
+  try {
+    return Deno.statSync("/proc/self").isDirectory;
+  } catch {
+    return false;
+  }
 }
 
 function running(pid: number): boolean {

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { ownedTempDir, ownedTempDirSync } from "../lib/tempdir.ts";
+import { ownedTempDir, ownedTempDirSync, ownedTempFileSync } from "../lib/tempdir.ts";
+import { SpillFile } from "../lib/query/spill/file.ts";
+import { setSpillDir } from "../lib/query/spill/config.ts";
 
 const linux = (() => {
   try {
@@ -28,7 +30,7 @@ Deno.test({
   ignore: !linux,
   fn: async () => {
     const prefix = `loch-tdtest-${crypto.randomUUID().slice(0, 8)}-`;
-    const root = Deno.makeTempDirSync({ prefix: "x" }).replace(/\/[^/]+$/, "");
+    const root = tempRoot();
     const dead = `${root}/${prefix}${deadPid()}-0123abcd`;
     const alive = `${root}/${prefix}${Deno.ppid}-0123abcd`;
     const other = `${root}/${prefix}x${deadPid()}-0123abcd`;
@@ -110,6 +112,36 @@ function serveProcess(lake: string, ...args: string[]) {
     },
   };
 }
+
+Deno.test({
+  name: "spill files carry their process's pid; a dead process's are removed at the first spill",
+  ignore: !linux,
+  fn: () => {
+    const dir = Deno.makeTempDirSync({ prefix: "loch-lake-test-" });
+    try {
+      const dead = `${dir}/loch-spill-${deadPid()}-a1b2c3.zng`;
+      const alive = `${dir}/loch-spill-${Deno.ppid}-a1b2c3.zng`;
+      const other = `${dir}/notes.zng`;
+      for (const f of [dead, alive, other]) Deno.writeTextFileSync(f, "spilled run");
+      setSpillDir(dir);
+      const f = SpillFile.create();
+      assert.ok(f.path.startsWith(`${dir}/loch-spill-${Deno.pid}-`), f.path);
+      assert.ok(f.path.endsWith(".zng"));
+      assert.equal(exists(dead), false, "a dead process's spill file is removed");
+      assert.equal(exists(alive), true);
+      assert.equal(exists(other), true);
+      f.remove();
+      // Once per directory: a later file does not list it again.
+      Deno.writeTextFileSync(dead, "spilled run");
+      const g = ownedTempFileSync(dir, "loch-spill-", ".zng");
+      assert.equal(exists(dead), true);
+      Deno.removeSync(g);
+    } finally {
+      setSpillDir(undefined);
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
 
 Deno.test({
   name: "a killed server's socket dir is removed by the next server, and its own at a stop",

@@ -8,6 +8,7 @@ import type { Value } from "../../zed/value.ts";
 import { ZngEncoder } from "../../formats/zng/writer.ts";
 import { ZngDecoder } from "../../formats/zng/reader.ts";
 import { currentScope, type Removable, type SpillScope } from "./scope.ts";
+import { ownedTempFileSync } from "../../tempdir.ts";
 
 /** Frame size of spill files, and the size of reads. */
 const FRAME = 64 * 1024;
@@ -24,7 +25,7 @@ export class SpillFile implements Removable {
   static create(scope: SpillScope = currentScope()): SpillFile {
     let path: string;
     try {
-      path = Deno.makeTempFileSync({ dir: scope.dir, prefix: "loch-spill-", suffix: ".zng" });
+      path = ownedTempFileSync(scope.dir, "loch-spill-", ".zng");
     } catch (e) {
       throw new LochError("internal", `cannot create a spill file: ${messageOf(e)}`);
     }
