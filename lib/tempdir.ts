@@ -1,23 +1,24 @@
 // Temporary files and directories a process owns (the server's socket, the
 // warm-up lake, an S3 read cache without a directory of its own, a query's
-// spill files). Each is named `<prefix><pid>-<random>`, so that one left
-// behind by a process that was killed (or crashed) before it could remove it
-// is recognised and removed by the next process that makes one of that
-// prefix: a server restarted after `kill -9` does not leave a read cache's
-// worth of files, or a big sort's spilled runs, in /tmp for ever. One whose
-// process still runs is left alone, as is everything where that cannot be
-// told (no /proc: not Linux).
+// spill files). Each is named `<prefix><pid>.<namespace>-<random>`, so that
+// one left behind by a process that was killed (or crashed) before it could
+// remove it is recognised and removed by the next process that makes one of
+// that prefix: a server restarted after `kill -9` does not leave a read
+// cache's worth of files, or a big sort's spilled runs, in /tmp for ever. One
+// whose process still runs is left alone, as is one of another pid namespace
+// (a container sharing the directory, whose pids this process cannot see),
+// and everything where that cannot be told (no /proc: not Linux).
 
 /** Makes a temporary directory owned by this process, first removing those of dead processes. */
 export async function ownedTempDir(prefix: string): Promise<string> {
   sweepTemp(tempRoot(), prefix, "");
-  return await Deno.makeTempDir({ prefix: `${prefix}${Deno.pid}-` });
+  return await Deno.makeTempDir({ prefix: `${prefix}${owner()}-` });
 }
 
 /** As ownedTempDir, synchronously. */
 export function ownedTempDirSync(prefix: string): string {
   sweepTemp(tempRoot(), prefix, "");
-  return Deno.makeTempDirSync({ prefix: `${prefix}${Deno.pid}-` });
+  return Deno.makeTempDirSync({ prefix: `${prefix}${owner()}-` });
 }
 
 /** Directories whose dead processes' files were swept already (once a process is enough). */
@@ -34,7 +35,7 @@ export function ownedTempFileSync(dir: string | undefined, prefix: string, suffi
     sweptFiles.add(root);
     sweepTemp(root, prefix, suffix);
   }
-  return Deno.makeTempFileSync({ dir, prefix: `${prefix}${Deno.pid}-`, suffix });
+  return Deno.makeTempFileSync({ dir, prefix: `${prefix}${owner()}-`, suffix });
 }
 
 /**
@@ -43,8 +44,8 @@ export function ownedTempFileSync(dir: string | undefined, prefix: string, suffi
  */
 export function removeOwnTempDirs(prefix: string): void {
   const tmp = tempRoot();
-  for (const [name, pid] of owned(tmp, prefix, "")) {
-    if (pid !== Deno.pid) continue;
+  for (const [name, pid, ns] of owned(tmp, prefix, "")) {
+    if (pid !== Deno.pid || ns !== namespace()) continue;
     try {
       Deno.removeSync(`${tmp}/${name}`, { recursive: true });
     } catch { /* removed meanwhile */ }
@@ -53,23 +54,24 @@ export function removeOwnTempDirs(prefix: string): void {
 
 /** Removes the entries of prefix and suffix in root whose processes no longer run. */
 function sweepTemp(root: string, prefix: string, suffix: string): void {
-  if (!canTell()) return;
-  for (const [name, pid] of owned(root, prefix, suffix)) {
-    if (pid === Deno.pid || running(pid)) continue;
+  const ns = namespace();
+  if (ns === null) return;
+  for (const [name, pid, theirs] of owned(root, prefix, suffix)) {
+    if (theirs !== ns || pid === Deno.pid || running(pid)) continue;
     try {
       Deno.removeSync(`${root}/${name}`, { recursive: true });
     } catch { /* another process removed it first, or it is not ours */ }
   }
 }
 
-/** The entries `<prefix><pid>-<random><suffix>` of root, with their pids. */
-function owned(root: string, prefix: string, suffix: string): [string, number][] {
-  const pattern = new RegExp(`^${escape(prefix)}(\\d+)-[0-9a-zA-Z_]+${escape(suffix)}$`);
-  const out: [string, number][] = [];
+/** The entries `<prefix><pid>.<namespace>-<random><suffix>` of root, with their pids and namespaces. */
+function owned(root: string, prefix: string, suffix: string): [string, number, string][] {
+  const pattern = new RegExp(`^${escape(prefix)}(\\d+)\\.(\\d+)-[0-9a-zA-Z_]+${escape(suffix)}$`);
+  const out: [string, number, string][] = [];
   try {
     for (const e of Deno.readDirSync(root)) {
       const m = pattern.exec(e.name);
-      if (m !== null) out.push([e.name, Number(m[1])]);
+      if (m !== null) out.push([e.name, Number(m[1]), m[2]]);
     }
   } catch {
     // The directory cannot be listed: nothing of it is ours to remove.
@@ -77,13 +79,23 @@ function owned(root: string, prefix: string, suffix: string): [string, number][]
   return out;
 }
 
-/** Whether it can be told if a process runs (Linux's /proc). */
-function canTell(): boolean {
-  try {
-    return Deno.statSync("/proc/self").isDirectory;
-  } catch {
-    return false;
+let ns: string | null | undefined;
+
+/** This process's pid namespace (the inode of /proc/self/ns/pid), or null where there is none to read. */
+function namespace(): string | null {
+  if (ns === undefined) {
+    try {
+      ns = /^pid:\[(\d+)\]$/.exec(Deno.readLinkSync("/proc/self/ns/pid"))?.[1] ?? null;
+    } catch {
+      ns = null;
+    }
   }
+  return ns;
+}
+
+/** What names this process's entries: its pid and namespace (0 where there is none). */
+function owner(): string {
+  return `${Deno.pid}.${namespace() ?? 0}`;
 }
 
 function running(pid: number): boolean {

@@ -20,6 +20,9 @@ function exists(path: string): boolean {
   }
 }
 
+/** This process's pid namespace, as the names of its entries carry it. */
+const ns = linux ? /\[(\d+)\]/.exec(Deno.readLinkSync("/proc/self/ns/pid"))![1] : "0";
+
 /** A pid no process can have (above the kernel's limit). */
 function deadPid(): number {
   return Number(Deno.readTextFileSync("/proc/sys/kernel/pid_max").trim()) + 7;
@@ -31,20 +34,22 @@ Deno.test({
   fn: async () => {
     const prefix = `loch-tdtest-${crypto.randomUUID().slice(0, 8)}-`;
     const root = tempRoot();
-    const dead = `${root}/${prefix}${deadPid()}-0123abcd`;
-    const alive = `${root}/${prefix}${Deno.ppid}-0123abcd`;
-    const other = `${root}/${prefix}x${deadPid()}-0123abcd`;
-    const made: string[] = [dead, alive, other];
+    const dead = `${root}/${prefix}${deadPid()}.${ns}-0123abcd`;
+    const alive = `${root}/${prefix}${Deno.ppid}.${ns}-0123abcd`;
+    const elsewhere = `${root}/${prefix}${deadPid()}.1${ns}-0123abcd`;
+    const other = `${root}/${prefix}x${deadPid()}.${ns}-0123abcd`;
+    const made: string[] = [dead, alive, elsewhere, other];
     try {
-      for (const d of [dead, alive, other]) {
+      for (const d of [dead, alive, elsewhere, other]) {
         Deno.mkdirSync(d);
         Deno.writeTextFileSync(`${d}/f`, "cached bytes");
       }
       const mine = await ownedTempDir(prefix);
       made.push(mine);
-      assert.ok(mine.startsWith(`${root}/${prefix}${Deno.pid}-`), mine);
+      assert.ok(mine.startsWith(`${root}/${prefix}${Deno.pid}.${ns}-`), mine);
       assert.equal(exists(dead), false, "a dead process's dir is removed");
       assert.equal(exists(alive), true, "a running process's dir stays");
+      assert.equal(exists(elsewhere), true, "another pid namespace's dir stays");
       assert.equal(exists(other), true, "a name not of the pattern stays");
       // The process's own dir stays when it makes another.
       Deno.mkdirSync(dead);
@@ -68,7 +73,7 @@ function tempRoot(): string {
 /** The temporary directories of prefix made by process pid. */
 function dirsOf(prefix: string, pid: number): string[] {
   return [...Deno.readDirSync(tempRoot())]
-    .filter((e) => e.name.startsWith(`${prefix}${pid}-`))
+    .filter((e) => e.name.startsWith(`${prefix}${pid}.`))
     .map((e) => e.name);
 }
 
@@ -119,13 +124,13 @@ Deno.test({
   fn: () => {
     const dir = Deno.makeTempDirSync({ prefix: "loch-lake-test-" });
     try {
-      const dead = `${dir}/loch-spill-${deadPid()}-a1b2c3.zng`;
-      const alive = `${dir}/loch-spill-${Deno.ppid}-a1b2c3.zng`;
+      const dead = `${dir}/loch-spill-${deadPid()}.${ns}-a1b2c3.zng`;
+      const alive = `${dir}/loch-spill-${Deno.ppid}.${ns}-a1b2c3.zng`;
       const other = `${dir}/notes.zng`;
       for (const f of [dead, alive, other]) Deno.writeTextFileSync(f, "spilled run");
       setSpillDir(dir);
       const f = SpillFile.create();
-      assert.ok(f.path.startsWith(`${dir}/loch-spill-${Deno.pid}-`), f.path);
+      assert.ok(f.path.startsWith(`${dir}/loch-spill-${Deno.pid}.${ns}-`), f.path);
       assert.ok(f.path.endsWith(".zng"));
       assert.equal(exists(dead), false, "a dead process's spill file is removed");
       assert.equal(exists(alive), true);

@@ -14,7 +14,7 @@ async function warmupDirs(): Promise<string[]> {
   const tmp = dirname(probe);
   const out: string[] = [];
   for await (const e of Deno.readDir(tmp)) {
-    if (e.name.startsWith(`loch-warmup-${Deno.pid}-`)) out.push(e.name);
+    if (e.name.startsWith(`loch-warmup-${Deno.pid}.`)) out.push(e.name);
   }
   return out;
 }
