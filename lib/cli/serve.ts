@@ -250,25 +250,17 @@ export const serveCommand = command({
     });
     // A signal from here on stops the server cleanly, also while it warms up
     // (it then serves nothing and removes what it made).
-    const upgrading = new AbortController();
+    const signalled = new AbortController();
     let stopping: Promise<void> | null = null;
     const stop = () => {
       console.error("loch: shutting down");
-      upgrading.abort();
+      signalled.abort();
       stopping ??= server.shutdown().catch(() => {});
     };
     Deno.addSignalListener("SIGINT", stop);
     Deno.addSignalListener("SIGTERM", stop);
     try {
-      await startServing(
-        server,
-        lake,
-        flags,
-        level as LogLevel,
-        dir,
-        upgrading.signal,
-        () => stopping !== null,
-      );
+      await startServing(server, lake, flags, level as LogLevel, dir, signalled.signal);
       // The HTTP server finishes before the rest of the shutdown (the gate, the
       // socket's directory, the workers, the lake): the process waits for it.
       await server.finished;
@@ -286,7 +278,7 @@ export const serveCommand = command({
 /**
  * Warms the engine up, announces the server and upgrades old objects'
  * columns in the background (done when the server stops). Skips what is
- * left once stopped() says a signal came.
+ * left once stopping (aborts) says a signal came.
  */
 async function startServing(
   server: LakeServer,
@@ -294,8 +286,7 @@ async function startServing(
   flags: FlagValues,
   level: LogLevel,
   dir: string,
-  signal: AbortSignal,
-  stopped: () => boolean,
+  stopping: AbortSignal,
 ): Promise<void> {
   // The first queries after a start run compiled code rather than cold
   // code, over metadata already in memory: the workers' (which warm up
@@ -321,14 +312,14 @@ async function startServing(
     await warmUp(3, (warm, queries) => warmRequests(warm, queries, service));
     preloadMetadata(lake);
   }
-  if (stopped()) return;
+  if (stopping.aborted) return;
   // The warm-up's code stays compiled; its data goes before serving.
   collectGarbage();
   const { hostname: h, port: p } = server.addr;
   const shown = h.includes(":") ? `[${h}]` : h;
   console.error(`loch ${VERSION} serving lake ${dir} on http://${shown}:${p}`);
   if (flags.portfile) await Deno.writeTextFile(flags.portfile as string, String(p));
-  if (!stopped()) await upgradeInBackground(lake, new Logger(level), signal);
+  if (!stopping.aborted) await upgradeInBackground(lake, new Logger(level), stopping);
 }
 
 /**
