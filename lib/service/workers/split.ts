@@ -144,7 +144,7 @@ export async function feedLoad(
 ): Promise<PartsOutcome> {
   const input = ByteInput.fromStream(body, "request body");
   // The format, where the body may be long enough to cut (ZNG's parts are the shortest).
-  const format = workers.ready >= 2 && (length === null || length >= 2 * PART_MIN / ZNG_DENSITY)
+  const format = partSize(length, workers.ready, workers.streamPart, ZNG_DENSITY) > 0
     ? await detectedFormat(input, job.format)
     : null;
   const density = format === "zng" ? ZNG_DENSITY : 1;
