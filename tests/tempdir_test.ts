@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { ownedTempDir, ownedTempDirSync, ownedTempFileSync } from "../lib/tempdir.ts";
 import { SpillFile } from "../lib/query/spill/file.ts";
 import { setSpillDir } from "../lib/query/spill/config.ts";
+import { spawnServeProcess, startServeProcess } from "./infra/serve_process.ts";
+import { withDir } from "./lake/helpers.ts";
 
 const linux = (() => {
   try {
@@ -77,47 +79,6 @@ function dirsOf(prefix: string, pid: number): string[] {
     .map((e) => e.name);
 }
 
-/** `loch serve` on a port of its own, its stderr read as it comes (text()). */
-function serveProcess(lake: string, ...args: string[]) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("../main.ts", import.meta.url).pathname,
-      "serve",
-      "-lake",
-      lake,
-      "-l",
-      "127.0.0.1:0",
-      ...args,
-    ],
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let text = "";
-  const read = (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) text += chunk;
-  })();
-  return {
-    child,
-    text: () => text,
-    /** Waits until pred holds (polling), or the process ends. */
-    async until(pred: () => boolean): Promise<void> {
-      let ended = false;
-      child.status.then(() => ended = true);
-      while (!pred()) {
-        if (ended) throw new Error(`server ended: ${text}`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    },
-    /** The exit status, once stderr is read to its end. */
-    async end(): Promise<Deno.CommandStatus> {
-      await read;
-      return await child.status;
-    },
-  };
-}
-
 Deno.test({
   name: "spill files carry their process's pid; a dead process's are removed at the first spill",
   ignore: !linux,
@@ -152,25 +113,20 @@ Deno.test({
   name: "a killed server's socket dir is removed by the next server, and its own at a stop",
   ignore: !linux,
   fn: async () => {
-    const lake = await Deno.makeTempDir({ prefix: "loch-lake-test-" });
-    const args = ["-workers", "0", "-warmup=false"];
-    try {
-      const first = serveProcess(lake, ...args);
-      await first.until(() => /serving lake/.test(first.text()));
-      assert.equal(dirsOf("loch-", first.child.pid).length, 1);
-      first.child.kill("SIGKILL");
-      await first.end();
-      assert.equal(dirsOf("loch-", first.child.pid).length, 1, "left behind by the kill");
-      const second = serveProcess(lake, ...args);
-      await second.until(() => /serving lake/.test(second.text()));
-      assert.equal(dirsOf("loch-", first.child.pid).length, 0, "removed by the next server");
-      assert.equal(dirsOf("loch-", second.child.pid).length, 1);
-      second.child.kill("SIGTERM");
-      assert.equal((await second.end()).code, 0);
-      assert.equal(dirsOf("loch-", second.child.pid).length, 0, "removed at a clean stop");
-    } finally {
-      await Deno.remove(lake, { recursive: true });
-    }
+    await withDir(async (dir) => {
+      const lake = ["-lake", `${dir}/lake`, "-workers", "0"];
+      const first = (await startServeProcess(lake, `${dir}/port1`)).child;
+      assert.equal(dirsOf("loch-", first.pid).length, 1);
+      first.kill("SIGKILL");
+      await first.status;
+      assert.equal(dirsOf("loch-", first.pid).length, 1, "left behind by the kill");
+      const second = (await startServeProcess(lake, `${dir}/port2`)).child;
+      assert.equal(dirsOf("loch-", first.pid).length, 0, "removed by the next server");
+      assert.equal(dirsOf("loch-", second.pid).length, 1);
+      second.kill("SIGTERM");
+      assert.equal((await second.status).code, 0);
+      assert.equal(dirsOf("loch-", second.pid).length, 0, "removed at a clean stop");
+    });
   },
 });
 
@@ -178,20 +134,23 @@ Deno.test({
   name: "a server stopped while it warms up exits cleanly, leaving nothing behind",
   ignore: !linux,
   fn: async () => {
-    const lake = await Deno.makeTempDir({ prefix: "loch-lake-test-" });
-    try {
-      const server = serveProcess(lake, "-workers", "1");
-      const pid = server.child.pid;
+    await withDir(async (dir) => {
+      const args = ["-lake", `${dir}/lake`, "-workers", "1"];
+      const server = spawnServeProcess(args, `${dir}/port`, { stderr: "piped", warmup: true });
+      const text = new Response(server.stderr).text();
       // The warm-up's lake appears once the server listens, before it says it serves.
-      await server.until(() => dirsOf("loch-warmup-", pid).length > 0);
-      server.child.kill("SIGTERM");
-      const status = await server.end();
-      assert.equal(status.code, 0, server.text());
-      assert.doesNotMatch(server.text(), /serving lake/);
-      assert.deepEqual(dirsOf("loch-warmup-", pid), []);
-      assert.deepEqual(dirsOf("loch-", pid), []);
-    } finally {
-      await Deno.remove(lake, { recursive: true });
-    }
+      let ended = false;
+      server.status.then(() => ended = true);
+      while (dirsOf("loch-warmup-", server.pid).length === 0) {
+        if (ended) throw new Error(`server ended: ${await text}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      server.kill("SIGTERM");
+      const status = await server.status;
+      assert.equal(status.code, 0, await text);
+      assert.doesNotMatch(await text, /serving lake/);
+      assert.deepEqual(dirsOf("loch-warmup-", server.pid), []);
+      assert.deepEqual(dirsOf("loch-", server.pid), []);
+    });
   },
 });
