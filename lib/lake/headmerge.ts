@@ -3,7 +3,15 @@
 // byte order of values from the prefixes the columns keep.
 
 import { NULL } from "../query/mod.ts";
-import { ID_INT8, ID_UINT8, isInteger, Kind, typeUnder } from "../zed/types.ts";
+import {
+  ID_DURATION,
+  ID_INT8,
+  ID_TIME,
+  ID_UINT8,
+  isInteger,
+  Kind,
+  typeUnder,
+} from "../zed/types.ts";
 import { Value } from "../zed/value.ts";
 import { BinaryVector, NumberVector, VALUE, type Vector } from "../zed/vector.ts";
 import { PREFIX } from "./columns/mod.ts";
@@ -63,7 +71,8 @@ export class Cursor {
       for (let k = at + 6; k < at + 12; k++) y = y * 257 + (k < b ? d[k] + 1 : 0);
       this.num = x;
       this.num2 = y;
-    } else if (v instanceof NumberVector && v.big === null) {
+    } else if (v instanceof NumberVector) {
+      // (As a double: int keys beyond 2^53 are told apart exactly on a tie.)
       this.num = v.f64[r];
     } else this.key = new Value(v!.type, v!.body(r));
     return true;
@@ -119,12 +128,20 @@ export function cursorOrder(
     };
   }
   const u = t === undefined ? undefined : typeUnder(t);
-  const ints = u !== undefined && u.kind === Kind.Primitive && isInteger(u.id) &&
+  // (Times and durations are ints of nanoseconds.)
+  const ints = u !== undefined && u.kind === Kind.Primitive &&
+    (isInteger(u.id) || u.id === ID_TIME || u.id === ID_DURATION) &&
     u.id !== ID_INT8 && u.id !== ID_UINT8;
-  if (same && ints && present.every((v) => v instanceof NumberVector && v.big === null)) {
+  if (same && ints && present.every((v) => v instanceof NumberVector)) {
+    // Doubles order 64-bit ints as they do, but may round two to one (times
+    // in nanoseconds do): those are compared exactly.
+    const exact = present.some((v) => (v as NumberVector).big !== null);
     return (a, b) => {
       if (!a.has || !b.has) return nulls(a, b);
-      return a.num === b.num ? 0 : a.num < b.num ? -dir : dir;
+      if (a.num !== b.num) return a.num < b.num ? -dir : dir;
+      if (!exact) return 0;
+      const x = exactInt(a), y = exactInt(b);
+      return x === y ? 0 : x < y ? -dir : dir;
     };
   }
   return (a, b) => {
@@ -153,6 +170,12 @@ export function comparePrefixes(
   // Equal as far as both go: the shorter comes first, if it ended there.
   if (la <= PREFIX || lb <= PREFIX) return la - lb;
   return undefined;
+}
+
+/** A cursor's int key, exactly. */
+function exactInt(c: Cursor): bigint {
+  const v = c.keys as NumberVector;
+  return v.big !== null ? v.big[c.row] : BigInt(v.f64[c.row]);
 }
 
 function keyValue(c: Cursor): Value {

@@ -30,6 +30,14 @@ async function bothPaths(lake: Lake, q: string) {
 /** Arrays that tie on their first elements, differ later or in length, or are empty or null. */
 const TIED_LISTS = ['["p","q"]', '["p"]', '["p","q","r"]', "[]", "null([string])", '["p","a"]'];
 
+/** Nanoseconds since the epoch where doubles are 256 apart (a multiple of 512). */
+const BIG_TIME = 1521911720600724992n;
+
+/** The time n nanoseconds since the epoch (n within a second after BIG_TIME), as ZSON. */
+function timeAt(n: bigint): string {
+  return `2018-03-24T17:15:20.${String(n - 1521911720000000000n).padStart(9, "0")}Z`;
+}
+
 async function tiedPool(
   lake: Lake,
   name: string,
@@ -119,6 +127,38 @@ Deno.test("head in pool order from key columns: ties between objects in the valu
           const r = await query(lake, `from ${name} | cut s | head 40`);
           assert.equal(r.stats.bytesFetched, 0, `${name}: ties from columns`);
         }
+      }
+    }
+  });
+});
+
+Deno.test("head in pool order by time and int64 keys that doubles round alike: in their exact order", async () => {
+  // Keys ~1.5e18 apart by 1 ns, interleaved across three objects: doubles
+  // are 256 apart there, so the merge tells most neighbours apart exactly.
+  const base = BIG_TIME, time = timeAt;
+  await withLake(async (lake) => {
+    for (const order of ["asc", "desc"] as const) {
+      for (const [kind, lit] of [["time", time], ["int", (n: bigint) => String(n)]] as const) {
+        const name = `${kind}_${order}`;
+        const p = keyedPool(lake, name, "k", order);
+        for (let part = 0; part < 3; part++) {
+          let text = "";
+          for (let i = 0; i < 90; i++) {
+            text += `{k:${lit(base + BigInt(3 * i + part))},v:${part}}\n`;
+          }
+          await loadText(lake, p, text);
+        }
+        const all = await agreed(lake, `from ${name} | head 270`);
+        // Each object's keys are every third: in key order, v cycles 0, 1, 2.
+        const parts = range(270).map((n) => String(n % 3));
+        assert.deepEqual(
+          all.map((l) => /v:(\d)/.exec(l)![1]),
+          order === "asc" ? parts : parts.reverse(),
+          name,
+        );
+        const r = await query(lake, `from ${name} | cut k | head 100`);
+        assert.equal(r.stats.bytesFetched, 0, `${name}: from the key columns`);
+        assert.equal(r.lines.length, 100);
       }
     }
   });
@@ -361,6 +401,17 @@ Deno.test("summaries over objects that share groups come from columns, in pool o
       assert.deepEqual(ur.lines, await agreed(lake, uq));
       assert.deepEqual(ur.lines, ['{g:"b",s:2.,n:4(uint64)}', '{g:"c",s:null,n:2(uint64)}']);
       assert.equal(ur.stats.bytesFetched, 0, `${uq}: from columns`);
+      // Time keys one nanosecond apart, equal as doubles: merged exactly
+      // (1e16 + 1 is 1e16 in doubles, so the order decides the sum).
+      const w = keyedPool(lake, `w${order}`, "ts", order);
+      const at = (n: number) => timeAt(BIG_TIME + BigInt(n));
+      await loadText(lake, w, `{ts:${at(1)},g:"a",x:1e16}\n{ts:${at(4)},g:"a",x:1.}`);
+      await loadText(lake, w, `{ts:${at(2)},g:"a",x:1.}\n{ts:${at(3)},g:"a",x:-1e16}`);
+      const wq = `from w${order} | s:=sum(x) by g`;
+      const wr = await query(lake, wq);
+      assert.deepEqual(wr.lines, await agreed(lake, wq));
+      assert.deepEqual(wr.lines, [`{g:"a",s:${order === "asc" ? "1." : "0."}}`]);
+      assert.equal(wr.stats.bytesFetched, 0, `${wq}: from columns`);
     }
   });
 });

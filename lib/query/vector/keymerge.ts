@@ -3,11 +3,19 @@
 // come in runs from one object (the parts of a split load interleave only
 // near their edges): each run's end is found by a galloping search against
 // the other objects' next keys, so most rows cost no comparison. Keys are
-// compared from their columns where all are strings, or all integers, of
-// one type (bytes, or numbers), else as values.
+// compared from their columns where all are strings, or all integers (times
+// and durations among them), of one type (bytes, or numbers), else as values.
 
 import { MISSING } from "../runtime/values.ts";
-import { ID_INT8, ID_UINT8, isInteger, Kind, typeUnder } from "../../zed/types.ts";
+import {
+  ID_DURATION,
+  ID_INT8,
+  ID_TIME,
+  ID_UINT8,
+  isInteger,
+  Kind,
+  typeUnder,
+} from "../../zed/types.ts";
 import type { Value } from "../../zed/value.ts";
 import { ABSENT, BinaryVector, NumberVector, VALUE, type Vector } from "../../zed/vector.ts";
 
@@ -217,6 +225,11 @@ export class RunKeys {
   private vectors: (Vector | null)[];
   /** How the columns compare: 1 as bytes, 2 as numbers, 0 not at all (values). */
   private kind: number;
+  /**
+   * Whether some int column holds values beyond 2^53, which doubles may
+   * round alike: equal doubles are then compared exactly.
+   */
+  private exact: boolean;
   private dir: number;
   /** Per object: its string key column's bytes as a DataView (kind 1), compared four at a time. */
   private views: (DataView | null)[];
@@ -232,6 +245,8 @@ export class RunKeys {
       pk !== null && pk.col === null && pk.vectors.length === 1 ? pk.vectors[0] : null
     );
     this.kind = columnKind(this.vectors.filter((_, k) => keys[k] !== null));
+    this.exact = this.kind === 2 &&
+      this.vectors.some((v) => v !== null && (v as NumberVector).big !== null);
     this.views = this.vectors.map((v) =>
       this.kind === 1 && v !== null
         ? new DataView(
@@ -263,7 +278,13 @@ export class RunKeys {
     let c: number;
     if (this.kind === 2) {
       const p = (x as NumberVector).f64[i], q = (y as NumberVector).f64[j];
-      c = p < q ? -1 : p > q ? 1 : 0;
+      c = p < q
+        ? -1
+        : p > q
+        ? 1
+        : this.exact
+        ? compareExact(x as NumberVector, i, y as NumberVector, j)
+        : 0;
     } else {
       c = compareBytes(x as BinaryVector, this.views[a]!, i, y as BinaryVector, this.views[b]!, j);
     }
@@ -278,10 +299,19 @@ function columnKind(vectors: readonly (Vector | null)[]): number {
   if (!vectors.every((v) => v !== null && v.type === first.type)) return 0;
   if (vectors.every((v) => v instanceof BinaryVector && v.isString)) return 1;
   const u = typeUnder(first.type);
-  const ints = u.kind === Kind.Primitive && isInteger(u.id) && u.id !== ID_INT8 &&
+  // (Times and durations are ints of nanoseconds.)
+  const ints = u.kind === Kind.Primitive &&
+    (isInteger(u.id) || u.id === ID_TIME || u.id === ID_DURATION) && u.id !== ID_INT8 &&
     u.id !== ID_UINT8;
-  if (ints && vectors.every((v) => v instanceof NumberVector && v.big === null)) return 2;
+  if (ints && vectors.every((v) => v instanceof NumberVector)) return 2;
   return 0;
+}
+
+/** The order of two 64-bit ints in their columns, exactly. */
+function compareExact(x: NumberVector, i: number, y: NumberVector, j: number): number {
+  const p = x.big !== null ? x.big[i] : BigInt(x.f64[i]);
+  const q = y.big !== null ? y.big[j] : BigInt(y.f64[j]);
+  return p === q ? 0 : p < q ? -1 : 1;
 }
 
 /**
