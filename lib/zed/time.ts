@@ -38,6 +38,17 @@ export function daysFromCivil(y: number, m: number, d: number): number {
   return era * 146097 + doe - 719468;
 }
 
+/** Two-digit text of 0..99. */
+const TWO: string[] = Array.from({ length: 100 }, (_, i) => (i < 10 ? "0" : "") + i);
+/** Runs of zeros, by length (0..8): a fraction's leading zeros. */
+const ZEROS: string[] = Array.from({ length: 9 }, (_, i) => "0".repeat(i));
+
+// The text up to the seconds of the last second formatted: times come in
+// runs of nearby values (a column, a sorted output), most in a second
+// already formatted.
+let lastSec = NaN;
+let lastPrefix = "";
+
 /** RFC3339Nano in UTC, trailing fraction zeros trimmed. */
 export function formatTime(ns: number | bigint): string {
   let sec: number, frac: number;
@@ -54,6 +65,22 @@ export function formatTime(ns: number | bigint): string {
     sec = Number(s);
     frac = Number(f);
   }
+  let out = sec === lastSec ? lastPrefix : secondText(sec);
+  if (frac !== 0) {
+    // Nine digits, the trailing zeros trimmed.
+    let digits = 9;
+    while (frac % 10 === 0) {
+      frac /= 10;
+      digits--;
+    }
+    const f = String(frac);
+    out += "." + ZEROS[digits - f.length] + f;
+  }
+  return out + "Z";
+}
+
+/** "YYYY-MM-DDTHH:MM:SS" of seconds since the epoch (kept as the last one formatted). */
+function secondText(sec: number): string {
   const days = Math.floor(sec / 86400);
   let rem = sec - days * 86400;
   const [y, mo, d] = civil(days);
@@ -61,16 +88,11 @@ export function formatTime(ns: number | bigint): string {
   rem -= h * 3600;
   const mi = Math.floor(rem / 60);
   const se = rem - mi * 60;
-  let out = (y < 0 ? "-" + pad(-y, 4) : pad(y, 4)) + "-" + pad(mo, 2) + "-" + pad(d, 2) + "T" +
-    pad(h, 2) + ":" + pad(mi, 2) + ":" + pad(se, 2);
-  if (frac !== 0) {
-    let f = pad(frac, 9);
-    let end = 9;
-    while (f.charCodeAt(end - 1) === 48) end--;
-    f = f.slice(0, end);
-    out += "." + f;
-  }
-  return out + "Z";
+  const text = (y < 0 ? "-" + pad(-y, 4) : pad(y, 4)) + "-" + TWO[mo] + "-" + TWO[d] + "T" +
+    TWO[h] + ":" + TWO[mi] + ":" + TWO[se];
+  lastSec = sec;
+  lastPrefix = text;
+  return text;
 }
 
 const timeRE = /^(\d{4})-(\d\d)-(\d\d)T(\d\d?):(\d\d):(\d\d)(?:[.,](\d{1,9}))?(Z|[+-]\d\d:\d\d)$/;

@@ -131,6 +131,28 @@ Deno.test("times print as RFC3339Nano in UTC", () => {
   assert.equal(parseTime("2020-01-01T00:00:00"), undefined);
 });
 
+Deno.test("times in one second and then another print each their own text", () => {
+  // The text up to the seconds is kept from the last time formatted.
+  const second = 1521911720n * 1_000_000_000n;
+  const cases: [bigint, string][] = [
+    [second + 600725000n, "2018-03-24T17:15:20.600725Z"],
+    [second + 600725001n, "2018-03-24T17:15:20.600725001Z"],
+    [second, "2018-03-24T17:15:20Z"],
+    [second + 1_000_000_000n, "2018-03-24T17:15:21Z"],
+    [second + 10n, "2018-03-24T17:15:20.00000001Z"],
+    [second - 1n, "2018-03-24T17:15:19.999999999Z"],
+    [second + 86_400_000_000_000n + 120_000_000n, "2018-03-25T17:15:20.12Z"],
+    [-second, "1921-10-10T06:44:40Z"],
+  ];
+  for (const [ns, text] of [...cases, ...cases.reverse()]) {
+    assert.equal(formatTime(ns), text);
+    if (ns >= -9007199254740991n && ns <= 9007199254740991n) {
+      assert.equal(formatTime(Number(ns)), text);
+    }
+  }
+  assert.equal(formatTime(1500), "1970-01-01T00:00:00.0000015Z");
+});
+
 Deno.test("ip and net text", () => {
   for (
     const s of ["2001:db8::1:0:0:1", "::1", "::", "1::", "fe80::eef4:bbff:fe51:89ec", "10.0.0.1"]
