@@ -79,6 +79,9 @@ const CONSUMERS: [string, boolean][] = [
   ["collect(qtype) by rcode_name", true],
   ["count() where rtt > 0.001 by _path", true],
   ["sum(n), avg(x), max(who) by flag", true],
+  // Arguments and keys that are expressions of one field.
+  ["sum(rtt*1000), max(len(query)) by len(_path)", true],
+  ["avg(n+1) by lower(proto)", true],
   ["head 7", false],
   ["cut ts,_path | head 50", false],
   ["sort -r ts | head 5", false],

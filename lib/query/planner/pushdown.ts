@@ -296,23 +296,9 @@ function vectorSummarize(
 ): VectorSummarize | null {
   const keys: VectorKey[] = [];
   for (const k of parts.keys) {
-    const p = c.exprs.path(k.rhs, scope);
-    if (p !== undefined && p.length > 0) {
-      keys.push({ path: p, derive: null });
-      continue;
-    }
-    // An expression of one top-level field: derived from that field's values.
-    const fields = exprFields(k.rhs);
-    if (
-      fields === null || fields.size !== 1 || mentionsBound(k.rhs, scope) || !deterministic(k.rhs)
-    ) {
-      return null;
-    }
-    keys.push({
-      path: [...fields],
-      derive: c.exprs.compile(k.rhs, scope),
-      id: JSON.stringify(k.rhs),
-    });
+    const key = columnExpr(c, k.rhs, scope);
+    if (key === null) return null;
+    keys.push(key);
   }
   const aggs: VectorAggregate[] = [];
   for (const a of parts.aggs) {
@@ -329,20 +315,40 @@ function vectorSummarize(
       where = e.where;
     } else return null;
     if (!VECTOR_AGGS.has(name) || lookupAggregate(name) === undefined) return null;
-    let path: string[] | null = null;
+    let from: VectorKey | null = null;
     if (arg !== null) {
-      const p = c.exprs.path(arg, scope);
-      if (p === undefined || p.length === 0) return null;
-      path = p;
+      from = columnExpr(c, arg, scope);
+      if (from === null) return null;
     }
     let vwhere = null;
     if (where !== null) {
       vwhere = compileVectorFilter(where, scope, c.exprs);
       if (vwhere === null) return null;
     }
-    aggs.push({ name, path, where: vwhere });
+    aggs.push({
+      name,
+      path: from?.path ?? null,
+      derive: from?.derive ?? null,
+      id: from?.id,
+      where: vwhere,
+    });
   }
   return new VectorSummarize(keys, aggs);
+}
+
+/**
+ * A key's or argument's values from columns: a field path's, or an
+ * expression's of one top-level field (derived from that field's values);
+ * null for any other expression.
+ */
+function columnExpr(c: OpCompiler, e: ast.Expr, scope: Scope): VectorKey | null {
+  const p = c.exprs.path(e, scope);
+  if (p !== undefined && p.length > 0) return { path: p, derive: null };
+  const fields = exprFields(e);
+  if (fields === null || fields.size !== 1 || mentionsBound(e, scope) || !deterministic(e)) {
+    return null;
+  }
+  return { path: [...fields], derive: c.exprs.compile(e, scope), id: JSON.stringify(e) };
 }
 
 /** Functions whose results are not a function of their arguments. */

@@ -1,18 +1,20 @@
-// Group keys derived from one field over columns (`bucket(ts, 1m)`): the
-// key's expression is evaluated once per distinct value of the field's
-// column, over a record holding just that field (empty where a row lacks
-// it), and rows take the codes of their values' results. A lone column's
-// derived codes are remembered with the column (of an object's cached
-// metadata), so a repeated query (a histogram's buckets) derives no value
-// twice.
+// Group keys and aggregates' arguments derived from one field over columns
+// (`bucket(ts, 1m)`, `sum(rtt*1000)`): the expression is evaluated over a
+// record holding just that field (empty where a row lacks it). A key's is
+// evaluated once per distinct value of the field's column, and rows take the
+// codes of their values' results; a lone column's derived codes are
+// remembered with the column (of an object's cached metadata), so a repeated
+// query (a histogram's buckets) derives no value twice. An argument's is
+// evaluated per row that has the field, once for the rows that lack it.
 
 import { valueKey } from "../aggregates/value-key.ts";
-import { MISSING } from "../runtime/values.ts";
+import { isMissing, MISSING } from "../runtime/values.ts";
 import type { Expr } from "../runtime/expr.ts";
 import { zctx } from "../../zed/context.ts";
 import { Field, Kind, type Type } from "../../zed/types.ts";
 import { Value } from "../../zed/value.ts";
 import type { ColumnRef } from "./object.ts";
+import type { ArgValues, PathValues } from "./pathvalues.ts";
 
 /**
  * A group key over columns: a field path's values, or an expression of one
@@ -95,4 +97,34 @@ export class Deriver {
 /** A primitive type, or an error of one (as a derivation of a missing field gives). */
 function unnamed(t: Type): boolean {
   return t.kind === Kind.Primitive || (t.kind === Kind.Error && unnamed(t.inner));
+}
+
+/** An aggregate's argument derived per row from its field's values. */
+export class DerivedArg implements ArgValues {
+  /** The result for every row without the field. */
+  private readonly whenMissing: Value;
+
+  constructor(private source: PathValues, private deriver: Deriver) {
+    this.whenMissing = deriver.derive(MISSING);
+  }
+
+  get none(): boolean {
+    return this.source.none && isMissing(this.whenMissing);
+  }
+
+  has(i: number): boolean {
+    return !isMissing(this.value(i));
+  }
+
+  value(i: number): Value {
+    return this.source.has(i) ? this.deriver.derive(this.source.value(i)) : this.whenMissing;
+  }
+
+  numbers(): null {
+    return null;
+  }
+
+  intBound(): null {
+    return null;
+  }
 }

@@ -12,7 +12,7 @@ import { DictVector, NULL_ROW, VALUE, type Vector } from "../../zed/vector.ts";
 import type { Codes, Deriver } from "./derive.ts";
 import { dictHistogram } from "./histogram.ts";
 import type { ColumnarObject } from "./object.ts";
-import type { PathValues } from "./pathvalues.ts";
+import type { ArgValues, PathValues } from "./pathvalues.ts";
 
 export const EMPTY_ROWS = new Int32Array(0);
 
@@ -41,7 +41,7 @@ export interface PreparedGroups {
   rows: Int32Array;
   start: Int32Array;
   /** The aggregates' argument values and where selections. */
-  args: (PathValues | null)[];
+  args: (ArgValues | null)[];
   wheres: (Uint8Array | null)[];
 }
 
@@ -50,7 +50,7 @@ export function oneGroup(
   rows: number,
   sel: Uint8Array | null,
   keys: Value[],
-  args: (PathValues | null)[],
+  args: (ArgValues | null)[],
   wheres: (Uint8Array | null)[],
   sizesOnly: boolean,
 ): PreparedGroups {
@@ -93,7 +93,7 @@ function prepared(
   keys: Value[][],
   rows: Int32Array,
   start: Int32Array,
-  args: (PathValues | null)[],
+  args: (ArgValues | null)[],
   wheres: (Uint8Array | null)[],
 ): PreparedGroups {
   return { keys, fed: [], intBound: [], rows, start, args, wheres };
@@ -113,7 +113,7 @@ export function groupRows(
   sel: Uint8Array | null,
   keyValues: PathValues[],
   derive: (Deriver | null)[],
-  args: (PathValues | null)[],
+  args: (ArgValues | null)[],
   wheres: (Uint8Array | null)[],
   sizesOnly: boolean,
   keep = true,
@@ -216,7 +216,7 @@ export function groupRows(
 function dictGroupSizes(
   v: DictVector,
   rows: number,
-  args: (PathValues | null)[],
+  args: (ArgValues | null)[],
   wheres: (Uint8Array | null)[],
 ): PreparedGroups {
   const h = dictHistogram(v, null);
@@ -240,7 +240,7 @@ function dictGroupSizes(
 function groupSizes(
   keys: Value[][],
   start: number[],
-  args: (PathValues | null)[],
+  args: (ArgValues | null)[],
   wheres: (Uint8Array | null)[],
 ): PreparedGroups {
   return prepared(keys, EMPTY_ROWS, Int32Array.from(start), args, wheres);

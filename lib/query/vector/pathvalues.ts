@@ -4,15 +4,32 @@
 
 import { MISSING } from "../runtime/values.ts";
 import { Value } from "../../zed/value.ts";
-import { ABSENT, NumberVector, VALUE, type Vector } from "../../zed/vector.ts";
-import { isNumber } from "../../zed/types.ts";
+import { ABSENT, DictVector, NumberVector, VALUE, type Vector } from "../../zed/vector.ts";
+import { ID_DURATION, ID_TIME, isInteger, isNumber, Kind, typeUnder } from "../../zed/types.ts";
 import { typeId } from "../expr/coerce.ts";
 import type { TypeIndex } from "./codes.ts";
 import type { ColumnarObject, ColumnRef } from "./object.ts";
 import { lookupPath } from "./paths.ts";
 
+/** An aggregate's argument over an object's rows, as summarize.ts feeds it. */
+export interface ArgValues {
+  /** Whether no row has a value for it. */
+  readonly none: boolean;
+  /** Whether row i has a value for it. */
+  has(i: number): boolean;
+  /** Row i's value (missing where it has none). */
+  value(i: number): Value;
+  /** Its values as one column of numbers (exact as doubles), or null. */
+  numbers(): NumberVector | null;
+  /**
+   * For integers only (ints, times, durations): the sum of their
+   * magnitudes (integers sum exactly below 2^53, in any order); else null.
+   */
+  intBound(): number | null;
+}
+
 /** A path's values over an object: per row, a slot of values, MISSING where its type lacks it. */
-export class PathValues {
+export class PathValues implements ArgValues {
   /**
    * Per row: the column (index into vectors) holding it, or -1 for missing;
    * null when there is at most one column (its own state says where it is absent).
@@ -22,6 +39,11 @@ export class PathValues {
   refs: readonly ColumnRef[] = [];
   constructor(readonly vectors: Vector[], rows: number) {
     this.col = vectors.length > 1 ? new Int16Array(rows).fill(-1) : null;
+  }
+
+  /** Whether no row has the path. */
+  get none(): boolean {
+    return this.vectors.length === 0;
   }
 
   /** Whether row i has the path. */
@@ -53,6 +75,32 @@ export class PathValues {
     const v = this.vectors[c];
     const s = v.state[i];
     return new Value(v.type, s === VALUE ? v.body(i) : null);
+  }
+
+  intBound(): number | null {
+    let bound = 0;
+    for (const v of this.vectors) {
+      const u = typeUnder(v.type);
+      if (
+        u.kind !== Kind.Primitive || !isInteger(u.id) && u.id !== ID_DURATION && u.id !== ID_TIME
+      ) {
+        return null;
+      }
+      const state = v.state;
+      if (v instanceof DictVector) {
+        const e = v.entries;
+        if (!(e instanceof NumberVector) || e.big !== null) return null;
+        const f = e.f64, index = v.index;
+        for (let i = 0; i < state.length; i++) {
+          if (state[i] === VALUE) bound += Math.abs(f[index[i]]);
+        }
+        continue;
+      }
+      if (!(v instanceof NumberVector) || v.big !== null) return null;
+      const f = v.f64;
+      for (let i = 0; i < f.length; i++) if (state[i] === VALUE) bound += Math.abs(f[i]);
+    }
+    return bound;
   }
 }
 

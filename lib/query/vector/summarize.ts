@@ -12,23 +12,28 @@
 
 import type { Aggregator } from "../aggregates/registry.ts";
 import type { Summarize } from "../ops/summarize.ts";
-import { MISSING, TRUE } from "../runtime/values.ts";
-import { DictVector, NumberVector, VALUE } from "../../zed/vector.ts";
-import { ID_DURATION, ID_TIME, isInteger, Kind, typeUnder } from "../../zed/types.ts";
+import type { Expr } from "../runtime/expr.ts";
+import { isMissing, MISSING, TRUE } from "../runtime/values.ts";
 import type { VectorFilter } from "./filter.ts";
 import type { ColumnarObject } from "./object.ts";
-import { Deriver, type VectorKey } from "./derive.ts";
+import { DerivedArg, Deriver, type VectorKey } from "./derive.ts";
 import { type KeyOrder, mergeRows, RunKeys } from "./keymerge.ts";
 import { groupKey } from "../aggregates/value-key.ts";
 import { groupRows, oneGroup, type PreparedGroups } from "./grouping.ts";
-import { type PathValues, pathValues } from "./pathvalues.ts";
+import { type ArgValues, type PathValues, pathValues } from "./pathvalues.ts";
 
 export type { PreparedGroups };
 
-/** An aggregate over columns: its argument's path (none for count()) and where clause. */
+/**
+ * An aggregate over columns: its argument's path (none for count()), or the
+ * one top-level field an expression of it reads (derive, named by id, its
+ * syntax tree's text), and its where clause.
+ */
 export interface VectorAggregate {
   name: string;
   path: string[] | null;
+  derive: Expr | null;
+  id?: string;
   where: VectorFilter | null;
 }
 
@@ -46,12 +51,16 @@ const ORDER_SENSITIVE = new Set([
 
 export class VectorSummarize {
   private derivers: (Deriver | null)[];
+  private argDerivers: (Deriver | null)[];
 
   constructor(
     private keys: VectorKey[],
     private aggs: VectorAggregate[],
   ) {
     this.derivers = keys.map(Deriver.of);
+    this.argDerivers = aggs.map((a) =>
+      a.path === null || a.derive === null ? null : Deriver.of({ path: a.path, derive: a.derive })
+    );
   }
 
   /** Whether some aggregate depends on the order of its values. */
@@ -100,14 +109,16 @@ export class VectorSummarize {
       keyValues.push(pv);
     }
     const derive = this.derivers;
-    const args: (PathValues | null)[] = [];
+    const args: (ArgValues | null)[] = [];
     const wheres: (Uint8Array | null)[] = [];
-    for (const a of this.aggs) {
+    for (let j = 0; j < this.aggs.length; j++) {
+      const a = this.aggs[j];
       if (a.path === null) args.push(null);
       else {
         const pv = await pathValues(o, types, a.path);
         if (pv === null) return null;
-        args.push(pv);
+        const d = this.argDerivers[j];
+        args.push(d === null ? pv : new DerivedArg(pv, d));
       }
       if (a.where === null) wheres.push(null);
       else {
@@ -118,7 +129,7 @@ export class VectorSummarize {
     }
     // Arguments the object lacks altogether feed nothing: only the groups' sizes matter then.
     const sizesOnly = this.aggs.every((a, j) =>
-      a.where === null && (a.path === null || args[j]!.vectors.length === 0)
+      a.where === null && (a.path === null || args[j]!.none)
     );
     const p = keyValues.every((k) => k.vectors.length === 0)
       ? oneGroup(
@@ -133,7 +144,7 @@ export class VectorSummarize {
     if (p !== null) {
       if (p.names === undefined && this.orderSensitive) p.names = p.keys.map(groupKey);
       p.fed = this.aggs.map((a, j) => ORDER_SENSITIVE.has(a.name) ? fedGroups(p, j) : null);
-      p.intBound = this.aggs.map((_, j) => intBound(args[j]));
+      p.intBound = args.map((a) => a?.intBound() ?? null);
     }
     return p;
   }
@@ -251,8 +262,9 @@ function feedRange(
       op.feed(aggs, j, TRUE);
       continue;
     }
+    // (As the row path: an argument that is error("missing") feeds nothing.)
     const v = arg.value(i);
-    if (v !== MISSING) op.feed(aggs, j, v);
+    if (!isMissing(v)) op.feed(aggs, j, v);
   }
 }
 
@@ -260,7 +272,7 @@ function feedRange(
 function fedGroups(p: PreparedGroups, j: number): number[] {
   const out: number[] = [];
   const arg = p.args[j], where = p.wheres[j];
-  if (arg !== null && arg.vectors.length === 0) return out; // missing everywhere
+  if (arg !== null && arg.none) return out; // missing everywhere
   for (let g = 0; g < p.keys.length; g++) {
     let feeds = false;
     if (p.rows.length === 0) feeds = arg === null && where === null && p.start[g + 1] > p.start[g];
@@ -271,30 +283,6 @@ function fedGroups(p: PreparedGroups, j: number): number[] {
     if (feeds) out.push(g);
   }
   return out;
-}
-
-/** For an argument of integers (ints, times, durations) only: the sum of their magnitudes. */
-function intBound(arg: PathValues | null): number | null {
-  if (arg === null) return null;
-  let bound = 0;
-  for (const v of arg.vectors) {
-    const u = typeUnder(v.type);
-    if (u.kind !== Kind.Primitive || !isInteger(u.id) && u.id !== ID_DURATION && u.id !== ID_TIME) {
-      return null;
-    }
-    const state = v.state;
-    if (v instanceof DictVector) {
-      const e = v.entries;
-      if (!(e instanceof NumberVector) || e.big !== null) return null;
-      const f = e.f64, index = v.index;
-      for (let i = 0; i < state.length; i++) if (state[i] === VALUE) bound += Math.abs(f[index[i]]);
-      continue;
-    }
-    if (!(v instanceof NumberVector) || v.big !== null) return null;
-    const f = v.f64;
-    for (let i = 0; i < f.length; i++) if (state[i] === VALUE) bound += Math.abs(f[i]);
-  }
-  return bound;
 }
 
 function countInto(op: Summarize, aggs: Aggregator[], j: number, n: number): void {
