@@ -89,6 +89,7 @@ export class PoolReading {
           this.view.objects,
           {
             make: p.make,
+            before: p.before ?? null,
             vector: useColumns() ? p.vector : null,
             orderFree: p.orderFree,
             range: this.range,

@@ -17,6 +17,7 @@ import {
   type Expr,
   maybeYield,
   NotRecordable,
+  type Op,
   type OpFactory,
   type PreparedGroups,
   Summarize,
@@ -50,6 +51,8 @@ import {
 
 export interface SummarizePlan {
   make: OpFactory;
+  /** A per-value operator rows go through before the summarize (a put), or null. */
+  before: OpFactory | null;
   vector: VectorSummarize | null;
   orderFree: boolean;
   range: KeyRange | null;
@@ -193,6 +196,7 @@ export class SummarizeScan implements ValueReader, ShareableScan {
   }
 
   private async fromRows(run: DataObject[], op: Summarize, stats: ScanStats): Promise<void> {
+    const into = this.rowsInto(op);
     const scan = new PoolScan(this.lake, this.pool, this.key, run, {
       range: this.plan.range,
       filter: this.plan.filter,
@@ -203,11 +207,27 @@ export class SummarizeScan implements ValueReader, ShareableScan {
     try {
       for (let b = await scan.read(); b !== null; b = await scan.read()) {
         this.signal?.throwIfAborted();
-        op.push(b);
+        into.push(b);
         await maybeYield();
       }
     } finally {
       await scan.close();
     }
   }
+
+  /**
+   * Where rows go to reach op: op, or the plan's operator before it (one
+   * per op; per value, it is never ended: op's end is the source's).
+   */
+  private rowsInto(op: Summarize): Op {
+    const before = this.plan.before;
+    if (before === null) return op;
+    let into = this.befores.get(op);
+    if (into === undefined) {
+      into = buildPausing(maybeYield, () => before(op));
+      this.befores.set(op, into);
+    }
+    return into;
+  }
+  private befores = new WeakMap<Summarize, Op>();
 }

@@ -623,6 +623,49 @@ Deno.test("aggregates of an expression of one field come from its columns, as fr
   });
 });
 
+Deno.test("a put of one field before a summary: the columns feed the summary of its expression", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "ts", "asc");
+    let text = "";
+    for (let i = 0; i < 300; i++) {
+      const x = i % 3 === 2 ? "" : i % 7 === 0 ? ",x:null" : `,x:${i / 4}`;
+      text += `{ts:${i},g:"${["a", "b"][i % 2]}"${x}}\n`;
+    }
+    await loadText(lake, p, text);
+    // A second object with values that are not records: the put makes them errors.
+    const q = keyedPool(lake, "q", "ts", "asc");
+    await loadText(lake, q, text);
+    await loadText(lake, q, '2\n{ts:1000,x:1.}\n"s"\n');
+    const inlined = [
+      "put y:=x*1000 | sum(y) by g | sort g",
+      "put y:=x+1 | avg(y), count(y)",
+      "put x:=x*2 | sum(x) by g | sort g",
+      "put k:=coalesce(x, -1.) | count() by k | sort k | head 4",
+      'put y:=x*2 | max(y) where g=="b"',
+    ];
+    const onRows = [
+      "put y:=quiet(x) | count() by y | sort y | head 3",
+      'put y:=x*2 | sum(y) by this["g"] | sort this',
+      "put y:=x, z:=x | sum(y)",
+    ];
+    for (const pool of ["p", "q"]) {
+      for (const qq of [...inlined, ...onRows]) {
+        const { rows, cols } = await bothPaths(lake, `from ${pool} | ${qq}`);
+        assert.deepEqual(cols.lines, rows.lines, `${pool}: ${qq}`);
+        const fromCols = pool === "p" && inlined.includes(qq);
+        assert.equal(cols.stats.bytesFetched === 0, fromCols, `${pool}: ${qq}: from columns`);
+      }
+    }
+    // The values that are not records count as errors with a missing k, as the put makes them.
+    const ks = await query(lake, "from q | put k:=coalesce(x, -1.) | count() by k");
+    assert.ok(ks.lines.includes('{k:error("missing"),count:2(uint64)}'), ks.text);
+    // A constant is not a field: the put's field inlined beside it.
+    const withConst = await bothPaths(lake, "const k = 2. from p | put y:=x | sum(y*k)");
+    assert.deepEqual(withConst.cols.lines, withConst.rows.lines);
+    assert.deepEqual(withConst.cols.lines, (await query(lake, "from p | sum(x*2.)")).lines);
+  });
+});
+
 Deno.test("a pool's lifted filter drops rows whose result is an error, by rows and by columns", async () => {
   await withLake(async (lake) => {
     const p = keyedPool(lake, "p", "k");

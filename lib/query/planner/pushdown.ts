@@ -16,6 +16,7 @@ import { type VectorAggregate, VectorSummarize } from "../vector/summarize.ts";
 import type { VectorKey } from "../vector/derive.ts";
 import { exprFields } from "../compiler/demand.ts";
 import { DEFAULT_TOP_LIMIT } from "../ops/top.ts";
+import { inlinedParts, putField } from "./inline.ts";
 
 export type Pushdown =
   /** `count()`: the output field. */
@@ -25,7 +26,14 @@ export type Pushdown =
    * columns can feed it (null: only rows can), and whether its result is
    * the same for any order of its input.
    */
-  | { kind: "summarize"; make: OpFactory; vector: VectorSummarize | null; orderFree: boolean }
+  | {
+    kind: "summarize";
+    make: OpFactory;
+    vector: VectorSummarize | null;
+    orderFree: boolean;
+    /** A per-value operator before the summarize (a put), which rows go through first. */
+    before?: OpFactory;
+  }
   /**
    * `sort <path>` and the `head N` after it (limit; null without one), and
    * the operators themselves, for when the source's order does not serve.
@@ -195,6 +203,23 @@ export function planPushdown(
       rest: ops.slice(1),
     };
   }
+  // A put of one field and the summarize after it: the columns feed the
+  // summary of the put's expression (inline.ts); rows go through the put.
+  const put = putField(head, scope);
+  const next = ops[1] === undefined ? null : summarizeParts(ops[1]);
+  if (put !== null && next !== null) {
+    const inlined = inlinedParts(next, put.name, put.expr);
+    return {
+      pushdown: {
+        kind: "summarize",
+        make: c.op(ops[1], scope),
+        before: c.op(head, scope),
+        vector: inlined === null ? null : vectorSummarize(c, inlined, scope, true),
+        orderFree: next.aggs.length > 0 && next.aggs.every((a) => orderFreeAgg(a.rhs)),
+      },
+      rest: ops.slice(2),
+    };
+  }
   if (head.kind === "Sort" && head.args?.length === 1) {
     const path = fieldPathOf(head.args[0]);
     if (path === null || path.length === 0 || mentionsBound(head, scope)) return null;
@@ -253,7 +278,7 @@ function countOf(op: ast.Op): string | null {
   return null;
 }
 
-interface SummarizeParts {
+export interface SummarizeParts {
   keys: ast.Assignment[];
   aggs: ast.Assignment[];
 }
@@ -293,6 +318,7 @@ function vectorSummarize(
   c: OpCompiler,
   parts: SummarizeParts,
   scope: Scope,
+  recordsOnly = false,
 ): VectorSummarize | null {
   const keys: VectorKey[] = [];
   for (const k of parts.keys) {
@@ -333,7 +359,7 @@ function vectorSummarize(
       where: vwhere,
     });
   }
-  return new VectorSummarize(keys, aggs);
+  return new VectorSummarize(keys, aggs, recordsOnly);
 }
 
 /**

@@ -13,6 +13,7 @@
 import type { Aggregator } from "../aggregates/registry.ts";
 import type { Summarize } from "../ops/summarize.ts";
 import type { Expr } from "../runtime/expr.ts";
+import { Kind, typeUnder } from "../../zed/types.ts";
 import { isMissing, MISSING, TRUE } from "../runtime/values.ts";
 import type { VectorFilter } from "./filter.ts";
 import type { ColumnarObject } from "./object.ts";
@@ -56,6 +57,11 @@ export class VectorSummarize {
   constructor(
     private keys: VectorKey[],
     private aggs: VectorAggregate[],
+    /**
+     * Whether only objects of records can be fed from columns (after an
+     * inlined put, which makes any other value an error: inline.ts).
+     */
+    private recordsOnly = false,
   ) {
     this.derivers = keys.map(Deriver.of);
     this.argDerivers = aggs.map((a) =>
@@ -101,6 +107,7 @@ export class VectorSummarize {
 
   /** The groups of an object's selected rows (all rows when sel is null); null when columns cannot tell. */
   async prepare(o: ColumnarObject, sel: Uint8Array | null): Promise<PreparedGroups | null> {
+    if (this.recordsOnly && !o.types.every((t) => typeUnder(t).kind === Kind.Record)) return null;
     const types = await o.typeIndex();
     const keyValues: PathValues[] = [];
     for (const k of this.keys) {
