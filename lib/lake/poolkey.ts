@@ -7,6 +7,7 @@ import { compareBytes } from "../zed/bytes.ts";
 import { compareValues } from "../zed/compare.ts";
 import { Kind, type RecordType, type Type, TypeString } from "../zed/types.ts";
 import { Value } from "../zed/value.ts";
+import { compareStrings } from "../zed/utf8.ts";
 import { BodyDecoder } from "../formats/zng/decoder.ts";
 import { type Plan, planOf } from "../formats/zng/plan.ts";
 import { compileFieldPath, type Expr, isMissing, NULL } from "../query/mod.ts";
@@ -158,9 +159,12 @@ export class PoolKey {
       return a.body === null ? 1 : -1;
     }
     const x = a.body, y = b.body;
-    // Keys of one 64-bit integer type (times, the usual key): their numeric order.
+    // Keys of one 64-bit integer type (times, the usual key): their numeric
+    // order; strings (times read from JSON): their code points' order.
     const c = typeof x === "bigint" && typeof y === "bigint" && a.type === b.type
       ? (x < y ? -1 : x > y ? 1 : 0)
+      : a.type === TypeString && b.type === TypeString
+      ? compareStrings(x as string, y as string)
       : compareValues(a.type, x, b.type, y);
     return this.desc ? -c : c;
   }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Fuse } from "../../lib/query/ops/fuse.ts";
 import { lines, runBoth } from "./ops_helpers.ts";
+import { lines as queryLines } from "./helpers.ts";
 
 const fuse = (input: string) => runBoth((next) => new Fuse(next), input);
 
@@ -91,4 +92,13 @@ Deno.test("fuse: unions in the input are re-tagged", () => {
     "10.0.0.1((int64,string,ip))",
     '"x"((int64,string,ip))',
   ]);
+});
+
+Deno.test("fuse before a head keeps only the head's values, fused with every type", async () => {
+  const input = '{a:1,b:"x"} {c:2.5} {a:3,c:1.} {b:"y",a:4} 5 {a:null}';
+  const all = fuse(input);
+  for (const n of [1, 2, 3, 10]) {
+    assert.deepEqual(runBoth((next) => new Fuse(next, n), input), all.slice(0, n));
+    assert.deepEqual(await queryLines(`fuse | head ${n}`, input), all.slice(0, n));
+  }
 });

@@ -259,6 +259,16 @@ Deno.test("uniq: equality is by encoded body, type ignored, adjacency only", () 
   assert.deepEqual(uniq('"a" "a" "b" "a"'), ['"a"', '"b"', '"a"']);
   assert.deepEqual(uniq('null "" 0'), ["null"]);
   assert.deepEqual(uniq("{a:1} {b:1} {a:2}"), ["{a:1}", "{a:2}"]);
+  // Records of other types, of as many fields or not, and an array of their bodies.
+  assert.deepEqual(
+    counted("{a:1,b:2} [1,2] {x:1,y:2} {c:1} {a:1,b:2,c:3} {a:1,b:{c:2}} {x:1,y:{z:2}}"),
+    [
+      "{value:{a:1,b:2},count:3(uint64)}",
+      "{value:{c:1},count:1(uint64)}",
+      "{value:{a:1,b:2,c:3},count:1(uint64)}",
+      "{value:{a:1,b:{c:2}},count:2(uint64)}",
+    ],
+  );
   // -0 and 0 encode differently (both print as 0.).
   assert.deepEqual(uniq("1. 1. -0. 0. NaN NaN"), ["1.", "0.", "0.", "NaN"]);
   assert.deepEqual(uniq(""), []);

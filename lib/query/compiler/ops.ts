@@ -161,6 +161,12 @@ export class OpCompiler {
       }
       if (op.kind === "Join") throw invalid("join requires two upstream parallel query paths");
       if (op.kind === "Merge") throw invalid("merge: multiple upstream paths required");
+      if (op.kind === "Fuse" && following?.kind === "Head") {
+        // The head's values are all the fuse keeps (the others give it their types).
+        const keep = following.count || 1;
+        factories.push((next) => new Fuse(next, keep));
+        continue;
+      }
       factories.push(this.op(op, scope));
     }
     return (next) => {

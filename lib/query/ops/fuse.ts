@@ -10,7 +10,7 @@ import { BATCH_SIZE } from "../../formats/io.ts";
 import type { Type } from "../../zed/types.ts";
 import type { Batch, Value } from "../../zed/value.ts";
 import { fuseTypes } from "../aggregates/fuse-type.ts";
-import { Unary } from "../runtime/op.ts";
+import { type Op, Unary } from "../runtime/op.ts";
 import type { Ended, Work } from "../runtime/work.ts";
 import { CAST, type ConstShaper, constShaper, FILL, ORDER } from "../expr/shaper.ts";
 import { type RunWriter, SpillFile } from "../spill/file.ts";
@@ -18,7 +18,17 @@ import { currentScope } from "../spill/scope.ts";
 import { batchSize } from "../spill/size.ts";
 
 export class Fuse extends Unary {
+  constructor(
+    next: Op,
+    /** How many values it keeps (the rest only lend it their types): a head's count after it. */
+    private readonly keep = Infinity,
+  ) {
+    super(next);
+  }
+
   private vals: Value[] = [];
+  /** How many values were kept, spilled ones included. */
+  private kept = 0;
   private seen = new Set<Type>();
   private fused: Type | undefined = undefined;
   private readonly budget = currentScope().budget;
@@ -31,13 +41,18 @@ export class Fuse extends Unary {
     const vals = this.vals;
     for (let i = 0; i < batch.length; i++) {
       const v = batch[i];
-      vals.push(v);
       if (!this.seen.has(v.type)) {
         this.seen.add(v.type);
         this.fused = this.fused === undefined ? v.type : fuseTypes(this.fused, v.type);
       }
     }
-    this.mem.add(batchSize(batch));
+    if (this.kept >= this.keep) return;
+    const taken = this.kept + batch.length <= this.keep
+      ? batch
+      : batch.slice(0, this.keep - this.kept);
+    for (let i = 0; i < taken.length; i++) vals.push(taken[i]);
+    this.kept += taken.length;
+    this.mem.add(batchSize(taken));
     if (this.mem.shouldSpill(this.budget)) this.spill();
   }
 

@@ -9,8 +9,8 @@
 
 import { bytesEqual } from "../../zed/bytes.ts";
 import { zctx } from "../../zed/context.ts";
-import { type RecordType, type Type, TypeUint64 } from "../../zed/types.ts";
-import { type Batch, Value } from "../../zed/value.ts";
+import { Kind, type RecordType, type Type, TypeUint64, typeUnder } from "../../zed/types.ts";
+import { type Batch, type Body, Value } from "../../zed/value.ts";
 import { encodeBody } from "../../zed/zcode.ts";
 import { type Op, Unary } from "../runtime/op.ts";
 import type { Ended } from "../runtime/work.ts";
@@ -61,6 +61,14 @@ export class Uniq extends Unary {
     if (v.type === last.type && v.body !== null && last.body !== null) {
       return bodiesEqual(v.type, v.body, last.body);
     }
+    // Records of other types: a record's body is its fields' tagged bodies
+    // one after another, so records with more or fewer fields never encode
+    // alike (logs of several kinds interleave: most neighbours differ so).
+    if (
+      v.body !== null && last.body !== null && typeUnder(v.type).kind === Kind.Record &&
+      typeUnder(last.type).kind === Kind.Record &&
+      (v.body as Body[]).length !== (last.body as Body[]).length
+    ) return false;
     if (this.lastBytes === undefined) this.lastBytes = encodeBody(last.type, last.body);
     this.bytes = encodeBody(v.type, v.body);
     return bytesEqual(this.bytes, this.lastBytes);
