@@ -12,7 +12,8 @@ import type {
   Sequential,
   VectorElem,
 } from "../ast.ts";
-import { Lexical, primitive } from "./lexical.ts";
+import { Literals } from "./literals.ts";
+import { primitive } from "./tokens.ts";
 
 type Link = ["[" | ".", Expr];
 
@@ -22,7 +23,7 @@ function chain(first: Expr, rest: [string, Expr][]): Expr {
   return e;
 }
 
-export abstract class Exprs extends Lexical {
+export abstract class Exprs extends Literals {
   protected abstract Sequential(): Sequential | undefined;
 
   protected Expr(): Expr | undefined {

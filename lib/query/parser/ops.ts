@@ -14,7 +14,7 @@ import type {
   SwitchCase,
   Trunk,
 } from "../ast.ts";
-import { primitive } from "./lexical.ts";
+import { primitive } from "./tokens.ts";
 import { RawParseError } from "./peg.ts";
 import { SQL } from "./sql.ts";
 

@@ -3,7 +3,7 @@
 
 import type { Expr, FileSource, HTTPSource, Layout, PoolName, PoolSource, Source } from "../ast.ts";
 import { Exprs } from "./exprs.ts";
-import { primitive } from "./lexical.ts";
+import { primitive } from "./tokens.ts";
 
 function chain(first: Expr, op: string, rest: Expr[]): Expr {
   let e = first;
