@@ -4,7 +4,9 @@
 // zed serve side by side on the Zeek logs (1x, one POST per file, a pool
 // keyed ts ascending), warm (the median of 7 runs after 3), each answer
 // compared with Zed's (as sorted lines: groupings come in any order). It
-// prints loch/Zed per shape and how many are over 0.5 and over 1.
+// prints loch/Zed per shape and how many are over 0.5 and over 1. Then the
+// service benchmark's queries over a second pool of the same logs with ts
+// a time (made so by zq), as Zui's users' pools mostly are.
 //
 //   deno task bench --only shapes
 
@@ -52,7 +54,43 @@ export const SHAPES = [
   "fuse | head 1",
 ];
 
-async function load(s: ServerProcess, files: string[]): Promise<void> {
+/**
+ * The service benchmark's queries over a pool whose ts is a time (as Zeek's
+ * own logs, or logs shaped on loading, give it), rather than the JSON logs'
+ * string: its keys, ranges and output are times.
+ */
+export const TIME_SHAPES = [
+  "count()",
+  "count() by _path",
+  "ts >= 2018-03-24T17:25:00Z and ts < 2018-03-24T18:25:00Z | count()",
+  "ts >= 2018-03-24T17:25:00Z and ts < 2018-03-24T17:30:00Z | count()",
+  "sort -r ts | head 10",
+  "sort ts | head 10",
+  "head 10",
+  '"wrccdc" | count()',
+  "id.resp_p==53 | count()",
+  'this["id.resp_p"]==53 | count()',
+  "summarize avg(rtt) by query | sort -r avg | head 10",
+  'count() by this["id.orig_h"]',
+  "cut ts,query | head 10000",
+];
+
+/** The logs with ts made a time (by zq), as ZNG files in dir. */
+async function timeKeyed(files: string[], dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const f of files) {
+    const to = join(dir, f.split("/").pop()!.replace(/\.json(\.gz)?$/, "") + ".zng");
+    const r = await new Deno.Command(join(ZED_DIR, "zq"), {
+      args: ["-f", "zng", "-o", to, "ts:=time(ts)", f],
+      stdout: "null",
+    }).output();
+    if (!r.success) throw new Error(`zq over ${f}: ${new TextDecoder().decode(r.stderr)}`);
+    out.push(to);
+  }
+  return out;
+}
+
+async function load(s: ServerProcess, files: string[], pool = "asc"): Promise<void> {
   const post = async (path: string, body: BodyInit, headers: HeadersInit = {}) =>
     await drain(
       await fetch(s.url + path, {
@@ -64,18 +102,22 @@ async function load(s: ServerProcess, files: string[]): Promise<void> {
     );
   await post(
     "/pool",
-    JSON.stringify({ name: "asc", layout: { order: "asc", keys: [["ts"]] } }),
+    JSON.stringify({ name: pool, layout: { order: "asc", keys: [["ts"]] } }),
     { "Content-Type": "application/json" },
   );
-  for (const f of files) await post("/pool/asc/branch/main", await fileBody(f));
+  for (const f of files) await post(`/pool/${pool}/branch/main`, await fileBody(f));
 }
 
-async function timed(base: string, text: string): Promise<{ ms: number; body: string }> {
+async function timed(
+  base: string,
+  text: string,
+  pool: string,
+): Promise<{ ms: number; body: string }> {
   const t0 = performance.now();
   const res = await fetch(`${base}/query`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/x-zson" },
-    body: JSON.stringify({ query: `from asc | ${text}` }),
+    body: JSON.stringify({ query: `from ${pool} | ${text}` }),
   });
   const body = await res.text();
   const ms = performance.now() - t0;
@@ -83,11 +125,15 @@ async function timed(base: string, text: string): Promise<{ ms: number; body: st
   return { ms, body };
 }
 
-async function warm(base: string, text: string): Promise<{ ms: number; body: string }> {
+async function warm(
+  base: string,
+  text: string,
+  pool = "asc",
+): Promise<{ ms: number; body: string }> {
   let body = "";
-  for (let i = 0; i < 3; i++) body = (await timed(base, text)).body;
+  for (let i = 0; i < 3; i++) body = (await timed(base, text, pool)).body;
   const ts: number[] = [];
-  for (let i = 0; i < 7; i++) ts.push((await timed(base, text)).ms);
+  for (let i = 0; i < 7; i++) ts.push((await timed(base, text, pool)).ms);
   return { ms: median(ts), body };
 }
 
@@ -106,32 +152,48 @@ export async function shapesBenchmarks(tmp: string): Promise<void> {
   try {
     await load(loch, files);
     await load(zed, files);
+    const timeFiles = await timeKeyed(files, dir);
+    await load(loch, timeFiles, "times");
+    await load(zed, timeFiles, "times");
     console.log("shapes (1x, pool keyed ts ascending; warm ms, median of 7 after 3):");
-    console.log("   loch      zed  loch/zed  answer  query");
-    let over1 = 0, overHalf = 0, differ = 0;
-    for (const text of SHAPES) {
-      const l = await warm(loch.url, text);
-      const z = await warm(zed.url, text);
-      const r = l.ms / z.ms;
-      if (r > 1) over1++;
-      if (r > 0.5) overHalf++;
-      const same = sortedLines(l.body) === sortedLines(z.body);
-      if (!same) differ++;
-      console.log(
-        `${l.ms.toFixed(1).padStart(7)} ${z.ms.toFixed(1).padStart(8)} ${
-          r.toFixed(2).padStart(9)
-        }  ${same ? "equal " : "DIFFER"}  ${text}`,
-      );
-    }
-    console.log(
-      `  ${SHAPES.length} shapes: ${over1} slower than Zed, ${overHalf} over half its time, ` +
-        `${differ} answers differ`,
-    );
+    await compare(loch, zed, SHAPES, "asc", "shapes");
+    console.log("the service benchmark's queries, ts a time (1x, keyed ts ascending; warm ms):");
+    await compare(loch, zed, TIME_SHAPES, "times", "queries");
   } finally {
     await loch.stop();
     await zed.stop();
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+/** Each query on both servers, warm: the times, their ratio and whether the answers agree. */
+async function compare(
+  loch: ServerProcess,
+  zed: ServerProcess,
+  queries: string[],
+  pool: string,
+  what: string,
+): Promise<void> {
+  console.log("   loch      zed  loch/zed  answer  query");
+  let over1 = 0, overHalf = 0, differ = 0;
+  for (const text of queries) {
+    const l = await warm(loch.url, text, pool);
+    const z = await warm(zed.url, text, pool);
+    const r = l.ms / z.ms;
+    if (r > 1) over1++;
+    if (r > 0.5) overHalf++;
+    const same = sortedLines(l.body) === sortedLines(z.body);
+    if (!same) differ++;
+    console.log(
+      `${l.ms.toFixed(1).padStart(7)} ${z.ms.toFixed(1).padStart(8)} ${r.toFixed(2).padStart(9)}  ${
+        same ? "equal " : "DIFFER"
+      }  ${text}`,
+    );
+  }
+  console.log(
+    `  ${queries.length} ${what}: ${over1} slower than Zed, ${overHalf} over half its time, ` +
+      `${differ} answers differ`,
+  );
 }
 
 if (import.meta.main) {
