@@ -197,12 +197,17 @@ export class SummarizeScan implements ValueReader, ShareableScan {
 
   private async fromRows(run: DataObject[], op: Summarize, stats: ScanStats): Promise<void> {
     const into = this.rowsInto(op);
+    const vf = this.plan.vectorFilter;
     const scan = new PoolScan(this.lake, this.pool, this.key, run, {
       range: this.plan.range,
       filter: this.plan.filter,
       fields: this.plan.fields,
       ordered: !this.plan.orderFree,
       stats,
+      // Rows the filter's columns rule out are not read (an object none pass, not at all).
+      vector: vf === null
+        ? undefined
+        : { filter: vf, columns: (o) => openColumns(this.lake, this.pool.id, o) },
     });
     try {
       for (let b = await scan.read(); b !== null; b = await scan.read()) {

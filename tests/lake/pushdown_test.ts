@@ -576,7 +576,7 @@ Deno.test("group keys computed from one field come from the columns, as from the
   });
 });
 
-Deno.test("aggregates of an expression of one field come from its columns, as from the rows", async () => {
+Deno.test("aggregates of an expression of fields come from their columns, as from the rows", async () => {
   await withLake(async (lake) => {
     const p = keyedPool(lake, "p", "ts", "asc");
     // Two objects whose keys interleave; x a float, an int or null, missing
@@ -594,7 +594,9 @@ Deno.test("aggregates of an expression of one field come from its columns, as fr
           ? `,x:${i}`
           : `,x:${i / 8}`;
         const s = i % 4 === 0 ? "" : `,s:"S${i % 11}"`;
-        text += `{ts:${ts},g:"${g}"${x}${s}}\n`;
+        // y: an int, a string or missing.
+        const y = i % 6 === 0 ? "" : i % 6 === 1 ? `,y:"${i}"` : `,y:${i % 9}`;
+        text += `{ts:${ts},g:"${g}"${x}${s}${y}}\n`;
       }
       await loadText(lake, p, text);
     }
@@ -606,6 +608,10 @@ Deno.test("aggregates of an expression of one field come from its columns, as fr
       "count(len(s)>3)",
       "max(len(s)) by g | sort g",
       'avg(x*1000) where g=="a"',
+      // Of two fields, each present or not, of one type or two.
+      "sum(x+y) by g | sort g",
+      "count(y*x), max(len(s)+y)",
+      "collect(coalesce(y, x)) by g | sort g",
     ];
     for (const q of [...fromColumns, "sum(coalesce(x, 1.0)) by g | sort g", "dcount(lower(s))"]) {
       const { rows, cols } = await bothPaths(lake, `from p | ${q}`);

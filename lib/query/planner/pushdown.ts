@@ -341,40 +341,50 @@ function vectorSummarize(
       where = e.where;
     } else return null;
     if (!VECTOR_AGGS.has(name) || lookupAggregate(name) === undefined) return null;
-    let from: VectorKey | null = null;
+    let path: string[] | null = null, derive: VectorAggregate["derive"] = null;
     if (arg !== null) {
-      from = columnExpr(c, arg, scope);
-      if (from === null) return null;
+      const p = c.exprs.path(arg, scope);
+      if (p !== undefined && p.length > 0) path = p;
+      else {
+        // An expression of top-level fields: evaluated over their values.
+        const fields = derivable(arg, scope);
+        if (fields === null) return null;
+        derive = { expr: c.exprs.compile(arg, scope), fields };
+      }
     }
     let vwhere = null;
     if (where !== null) {
       vwhere = compileVectorFilter(where, scope, c.exprs);
       if (vwhere === null) return null;
     }
-    aggs.push({
-      name,
-      path: from?.path ?? null,
-      derive: from?.derive ?? null,
-      id: from?.id,
-      where: vwhere,
-    });
+    aggs.push({ name, path, derive, where: vwhere });
   }
   return new VectorSummarize(keys, aggs, recordsOnly);
 }
 
 /**
- * A key's or argument's values from columns: a field path's, or an
- * expression's of one top-level field (derived from that field's values);
- * null for any other expression.
+ * A key's values from columns: a field path's, or an expression's of one
+ * top-level field (derived from that field's values); null for any other
+ * expression.
  */
 function columnExpr(c: OpCompiler, e: ast.Expr, scope: Scope): VectorKey | null {
   const p = c.exprs.path(e, scope);
   if (p !== undefined && p.length > 0) return { path: p, derive: null };
+  const fields = derivable(e, scope);
+  if (fields === null || fields.length !== 1) return null;
+  return { path: fields, derive: c.exprs.compile(e, scope), id: JSON.stringify(e) };
+}
+
+/**
+ * The top-level fields an expression reads, when it is a function of their
+ * values alone (deterministic, of no names bound in scope); else null.
+ */
+function derivable(e: ast.Expr, scope: Scope): string[] | null {
   const fields = exprFields(e);
-  if (fields === null || fields.size !== 1 || mentionsBound(e, scope) || !deterministic(e)) {
+  if (fields === null || fields.size === 0 || mentionsBound(e, scope) || !deterministic(e)) {
     return null;
   }
-  return { path: [...fields], derive: c.exprs.compile(e, scope), id: JSON.stringify(e) };
+  return [...fields];
 }
 
 /** Functions whose results are not a function of their arguments. */

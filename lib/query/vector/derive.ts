@@ -1,18 +1,20 @@
-// Group keys and aggregates' arguments derived from one field over columns
-// (`bucket(ts, 1m)`, `sum(rtt*1000)`): the expression is evaluated over a
-// record holding just that field (empty where a row lacks it). A key's is
+// Group keys derived from one field over columns (`bucket(ts, 1m)`) and
+// aggregates' arguments derived from top-level fields (`sum(rtt*1000)`,
+// `sum(orig_bytes+resp_bytes)`): the expression is evaluated over a record
+// holding just those fields (empty where a row lacks them). A key's is
 // evaluated once per distinct value of the field's column, and rows take the
 // codes of their values' results; a lone column's derived codes are
 // remembered with the column (of an object's cached metadata), so a repeated
 // query (a histogram's buckets) derives no value twice. An argument's is
-// evaluated per row that has the field, once for the rows that lack it.
+// evaluated per row that has one of its fields, once for the rows that have
+// none.
 
 import { valueKey } from "../aggregates/value-key.ts";
 import { isMissing, MISSING } from "../runtime/values.ts";
 import type { Expr } from "../runtime/expr.ts";
 import { zctx } from "../../zed/context.ts";
 import { Field, Kind, type Type } from "../../zed/types.ts";
-import { Value } from "../../zed/value.ts";
+import { type Body, Value } from "../../zed/value.ts";
 import type { ColumnRef } from "./object.ts";
 import type { ArgValues, PathValues } from "./pathvalues.ts";
 
@@ -99,17 +101,26 @@ function unnamed(t: Type): boolean {
   return t.kind === Kind.Primitive || (t.kind === Kind.Error && unnamed(t.inner));
 }
 
-/** An aggregate's argument derived per row from its field's values. */
+/**
+ * An aggregate's argument: an expression of top-level fields, evaluated per
+ * row over a record of those fields (the ones the row has), once for the
+ * rows that have none of them.
+ */
 export class DerivedArg implements ArgValues {
-  /** The result for every row without the field. */
+  /** The result for every row without any of the fields. */
   private readonly whenMissing: Value;
+  private readonly record: FieldsRecord;
+  /** The fields' values of the row being derived (MISSING where it lacks one). */
+  private readonly vals: Value[];
 
-  constructor(private source: PathValues, private deriver: Deriver) {
-    this.whenMissing = deriver.derive(MISSING);
+  constructor(private sources: PathValues[], names: string[], private expr: Expr) {
+    this.record = new FieldsRecord(names);
+    this.vals = names.map(() => MISSING);
+    this.whenMissing = expr(this.record.of(this.vals));
   }
 
   get none(): boolean {
-    return this.source.none && isMissing(this.whenMissing);
+    return this.sources.every((s) => s.none) && isMissing(this.whenMissing);
   }
 
   has(i: number): boolean {
@@ -117,7 +128,16 @@ export class DerivedArg implements ArgValues {
   }
 
   value(i: number): Value {
-    return this.source.has(i) ? this.deriver.derive(this.source.value(i)) : this.whenMissing;
+    const sources = this.sources, vals = this.vals;
+    let any = false;
+    for (let k = 0; k < sources.length; k++) {
+      const s = sources[k];
+      if (s.has(i)) {
+        vals[k] = s.value(i);
+        any = true;
+      } else vals[k] = MISSING;
+    }
+    return any ? this.expr(this.record.of(vals)) : this.whenMissing;
   }
 
   numbers(): null {
@@ -126,5 +146,41 @@ export class DerivedArg implements ArgValues {
 
   intBound(): null {
     return null;
+  }
+}
+
+/** A field a row lacks, in FieldsRecord's cache (an error("missing") value it may have). */
+const ABSENT = Symbol("absent");
+
+/** Records of some top-level fields' values: those present, in the names' order. */
+class FieldsRecord {
+  /** The record types made, by the values' types (ABSENT for an absent one), field by field. */
+  private types = new Map<Type | typeof ABSENT, unknown>();
+
+  constructor(private names: string[]) {}
+
+  /** The record of vals (one per name, MISSING where absent). */
+  of(vals: Value[]): Value {
+    let node: Map<Type | typeof ABSENT, unknown> = this.types;
+    const n = vals.length;
+    for (let k = 0; k < n - 1; k++) {
+      const t = vals[k] === MISSING ? ABSENT : vals[k].type;
+      let next = node.get(t) as Map<Type | typeof ABSENT, unknown> | undefined;
+      if (next === undefined) node.set(t, next = new Map());
+      node = next;
+    }
+    const last = vals[n - 1] === MISSING ? ABSENT : vals[n - 1].type;
+    let rec = node.get(last) as Type | undefined;
+    if (rec === undefined) {
+      const fields: Field[] = [];
+      for (let k = 0; k < n; k++) {
+        if (vals[k] !== MISSING) fields.push(new Field(this.names[k], vals[k].type));
+      }
+      rec = zctx.lookupRecord(fields);
+      node.set(last, rec);
+    }
+    const body: Body[] = [];
+    for (let k = 0; k < n; k++) if (vals[k] !== MISSING) body.push(vals[k].body);
+    return new Value(rec, body);
   }
 }

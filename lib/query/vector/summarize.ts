@@ -26,16 +26,20 @@ import { type ArgValues, type PathValues, pathValues } from "./pathvalues.ts";
 export type { PreparedGroups };
 
 /**
- * An aggregate over columns: its argument's path (none for count()), or the
- * one top-level field an expression of it reads (derive, named by id, its
- * syntax tree's text), and its where clause.
+ * An aggregate over columns: its argument — a path's values, or an
+ * expression's of the top-level fields it reads (derive), or neither for
+ * count() — and its where clause.
  */
 export interface VectorAggregate {
   name: string;
   path: string[] | null;
-  derive: Expr | null;
-  id?: string;
+  derive: { expr: Expr; fields: string[] } | null;
   where: VectorFilter | null;
+}
+
+/** Whether an aggregate takes an argument (all but count()). */
+function takesArg(a: VectorAggregate): boolean {
+  return a.path !== null || a.derive !== null;
 }
 
 /** Aggregates whose result depends on the order values arrive in. */
@@ -52,7 +56,6 @@ const ORDER_SENSITIVE = new Set([
 
 export class VectorSummarize {
   private derivers: (Deriver | null)[];
-  private argDerivers: (Deriver | null)[];
 
   constructor(
     private keys: VectorKey[],
@@ -64,9 +67,6 @@ export class VectorSummarize {
     private recordsOnly = false,
   ) {
     this.derivers = keys.map(Deriver.of);
-    this.argDerivers = aggs.map((a) =>
-      a.path === null || a.derive === null ? null : Deriver.of({ path: a.path, derive: a.derive })
-    );
   }
 
   /** Whether some aggregate depends on the order of its values. */
@@ -102,7 +102,7 @@ export class VectorSummarize {
 
   /** Whether every aggregate is a plain count(): groups need only their sizes. */
   private get countsOnly(): boolean {
-    return this.aggs.every((a) => a.path === null && a.where === null);
+    return this.aggs.every((a) => !takesArg(a) && a.where === null);
   }
 
   /** The groups of an object's selected rows (all rows when sel is null); null when columns cannot tell. */
@@ -118,15 +118,20 @@ export class VectorSummarize {
     const derive = this.derivers;
     const args: (ArgValues | null)[] = [];
     const wheres: (Uint8Array | null)[] = [];
-    for (let j = 0; j < this.aggs.length; j++) {
-      const a = this.aggs[j];
-      if (a.path === null) args.push(null);
-      else {
+    for (const a of this.aggs) {
+      if (a.path !== null) {
         const pv = await pathValues(o, types, a.path);
         if (pv === null) return null;
-        const d = this.argDerivers[j];
-        args.push(d === null ? pv : new DerivedArg(pv, d));
-      }
+        args.push(pv);
+      } else if (a.derive !== null) {
+        const sources: PathValues[] = [];
+        for (const f of a.derive.fields) {
+          const pv = await pathValues(o, types, [f]);
+          if (pv === null) return null;
+          sources.push(pv);
+        }
+        args.push(new DerivedArg(sources, a.derive.fields, a.derive.expr));
+      } else args.push(null);
       if (a.where === null) wheres.push(null);
       else {
         const s = await a.where.select(o);
@@ -136,7 +141,7 @@ export class VectorSummarize {
     }
     // Arguments the object lacks altogether feed nothing: only the groups' sizes matter then.
     const sizesOnly = this.aggs.every((a, j) =>
-      a.where === null && (a.path === null || args[j]!.none)
+      a.where === null && (!takesArg(a) || args[j]!.none)
     );
     const p = keyValues.every((k) => k.vectors.length === 0)
       ? oneGroup(
@@ -167,7 +172,7 @@ export class VectorSummarize {
       if (p.rows.length === 0) {
         // Sizes only: the counts are fed; the other aggregates' arguments are missing.
         for (let j = 0; j < nAggs; j++) {
-          if (this.aggs[j].path === null) countInto(op, aggs, j, a1 - a0);
+          if (!takesArg(this.aggs[j])) countInto(op, aggs, j, a1 - a0);
         }
         continue;
       }
