@@ -626,6 +626,14 @@ Deno.test("aggregates of an expression of fields come from their columns, as fro
     assert.deepEqual((await query(lake, "from p | count(len(s)>3)")).lines, [
       "{count:600(uint64)}",
     ]);
+    // A summary the columns cannot feed (of whole values) reads only the rows the filter's columns pass.
+    for (const [filter, fetched] of [['g=="zzz"', false], ['g=="a"', true]] as const) {
+      const q = `from p | ${filter} | count() by typeof(this) | sort this`;
+      const { rows, cols } = await bothPaths(lake, q);
+      assert.deepEqual(cols.lines, rows.lines, q);
+      assert.equal(cols.stats.bytesFetched > 0, fetched, q);
+      assert.ok(rows.stats.bytesFetched > 0, q);
+    }
   });
 });
 
