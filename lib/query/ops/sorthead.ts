@@ -1,0 +1,138 @@
+// `sort ... | head N` for a small N: the sort keeps only the N values that
+// come first (with their keys), in bounded heaps, rather than every value,
+// and sends them on sorted at the end. The order is the full sort's (sort.ts):
+// stable (ties in input order), and its primary keys compared as numbers
+// when every one of them is an integer, else by the general order (which
+// orders int8 and uint8 by their bytes). Which of the two applies is known
+// only at the end, so a heap is kept for each while both may.
+
+import { isInteger, underId } from "../../zed/types.ts";
+import type { Batch, Value } from "../../zed/value.ts";
+import type { Expr } from "../runtime/expr.ts";
+import { type Op, Unary } from "../runtime/op.ts";
+import type { Ended, Work } from "../runtime/work.ts";
+import { isMissing, NULL } from "../runtime/values.ts";
+import { compileFieldPath } from "../expr/access.ts";
+import { entryComparator, guessSortKey, type SortOptions } from "./sort.ts";
+
+/** The largest head kept this way; a longer one is the full sort's (which spills). */
+export const SORT_HEAD_MAX = 10_000;
+
+/** A value's keys (missing as null), then the value, and its place in the input. */
+interface Entry {
+  keys: Value[];
+  seq: number;
+}
+
+export class SortHead extends Unary {
+  private resolved: readonly Expr[] | undefined;
+  private seq = 0;
+  /** Whether every primary key so far is an integer (the numeric order then applies). */
+  private allInt = true;
+  private numeric: BoundedHeap | null = null;
+  private general: BoundedHeap | null = null;
+
+  constructor(
+    next: Op,
+    private readonly keys: readonly Expr[],
+    private readonly opts: SortOptions,
+    private readonly limit: number,
+  ) {
+    super(next);
+    if (keys.length > 0) this.resolved = keys;
+  }
+
+  push(batch: Batch): void {
+    if (this.resolved === undefined) {
+      this.resolved = [compileFieldPath(guessSortKey(batch[0]))];
+    }
+    const exprs = this.resolved;
+    if (this.general === null) {
+      const nk = exprs.length;
+      this.general = new BoundedHeap(entryComparator(nk, false, this.opts), this.limit);
+      this.numeric = new BoundedHeap(entryComparator(nk, true, this.opts), this.limit);
+    }
+    for (let i = 0; i < batch.length; i++) {
+      const v = batch[i];
+      const keys = new Array<Value>(exprs.length + 1);
+      for (let k = 0; k < exprs.length; k++) {
+        const r = exprs[k](v);
+        keys[k] = isMissing(r) ? NULL : r;
+      }
+      keys[exprs.length] = v;
+      const e: Entry = { keys, seq: this.seq++ };
+      if (this.allInt && !isInteger(underId(keys[0].type))) {
+        this.allInt = false;
+        this.numeric = null;
+      }
+      this.general.offer(e);
+      this.numeric?.offer(e);
+    }
+  }
+
+  override end(): Ended {
+    const heap = this.allInt ? this.numeric : this.general;
+    this.numeric = this.general = null;
+    return this.finish(this.emitAll(heap));
+  }
+
+  private *emitAll(heap: BoundedHeap | null): Work {
+    if (heap === null) return;
+    const entries = heap.sorted();
+    const nk = this.resolved!.length;
+    yield* this.emitSlices(entries.map((e) => e.keys[nk]));
+  }
+}
+
+/**
+ * The `limit` least entries by cmp (ties by input order), as a heap whose
+ * root is the greatest of them.
+ */
+class BoundedHeap {
+  private items: Entry[] = [];
+
+  constructor(private cmp: (a: Value[], b: Value[]) => number, private limit: number) {}
+
+  /** Whether a comes after b: by the keys, then by input order. */
+  private after(a: Entry, b: Entry): boolean {
+    const c = this.cmp(a.keys, b.keys);
+    return c !== 0 ? c > 0 : a.seq > b.seq;
+  }
+
+  offer(e: Entry): void {
+    const items = this.items;
+    if (items.length < this.limit) {
+      items.push(e);
+      let i = items.length - 1;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!this.after(items[i], items[p])) break;
+        const t = items[i];
+        items[i] = items[p];
+        items[p] = t;
+        i = p;
+      }
+      return;
+    }
+    // Full: e replaces the greatest when it comes before it (a later equal one does not).
+    if (!this.after(items[0], e)) return;
+    items[0] = e;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < items.length && this.after(items[l], items[m])) m = l;
+      if (r < items.length && this.after(items[r], items[m])) m = r;
+      if (m === i) return;
+      const t = items[i];
+      items[i] = items[m];
+      items[m] = t;
+      i = m;
+    }
+  }
+
+  /** The entries in order. */
+  sorted(): Entry[] {
+    return this.items.slice().sort((a, b) => (this.after(a, b) ? 1 : this.after(b, a) ? -1 : 0));
+  }
+}
