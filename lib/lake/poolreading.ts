@@ -37,6 +37,7 @@ import { SummarizeScan } from "./summarize.ts";
 import type { ShareContext } from "./share.ts";
 import { TopKScan } from "./topk.ts";
 import { HeadScan } from "./head.ts";
+import { derivedTopK } from "./derivedtopk.ts";
 import { fieldTopK } from "./fieldtopk.ts";
 import { tailFromColumns } from "./tail.ts";
 import { openColumns } from "./columns/mod.ts";
@@ -277,6 +278,18 @@ export class PoolReading {
 
   /** A top-k by a field from columns: the values, or null when the columns cannot tell. */
   fieldTopK(p: Pushdown & { kind: "sort" }): Promise<Value[] | null> {
+    if (p.derive !== undefined) {
+      return derivedTopK(this.lake, this.view.pool, this.key, this.view.objects, {
+        expr: p.derive.expr,
+        exprFields: p.derive.fields,
+        reverse: p.reverse,
+        nullsFirst: p.nullsFirst,
+        limit: p.limit!,
+        range: this.range,
+        vector: this.vector,
+        fields: this.plan.fields,
+      }, this.stats);
+    }
     return fieldTopK(this.lake, this.view.pool, this.key, this.view.objects, {
       path: p.path,
       reverse: p.reverse,

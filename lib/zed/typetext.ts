@@ -11,8 +11,14 @@ import { Kind, type NamedType, type Type } from "./types.ts";
  * they are not bare type names.
  */
 export function formatType(t: Type): string {
-  return canonical(t, new Map());
+  if (t.kind === Kind.Primitive) return t.name;
+  // Types are made once per shape (context.ts) and never change: their text is kept.
+  let text = texts.get(t);
+  if (text === undefined) texts.set(t, text = canonical(t, new Map()));
+  return text;
 }
+
+const texts = new WeakMap<Type, string>();
 
 function canonical(t: Type, defs: Map<string, NamedType>): string {
   switch (t.kind) {

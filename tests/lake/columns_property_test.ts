@@ -87,6 +87,8 @@ const CONSUMERS: [string, boolean][] = [
   ["sort -r ts | head 5", false],
   ["sort ts | head 5", false],
   ["sort -r rtt | head 5", false],
+  ["sort -r len(query)+n | head 5", false],
+  ["sort rtt*2 | head 7", false],
   ["sort query | head 5", false],
   ["sort -r query | head 40", false],
   ['sort this["id.orig_p"] | head 3', false],

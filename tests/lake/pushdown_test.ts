@@ -680,6 +680,58 @@ Deno.test("a put of one field before a summary: the columns feed the summary of 
   });
 });
 
+Deno.test("sort by an expression of fields with a head: from columns, equal to the sort over rows", async () => {
+  await withLake(async (lake) => {
+    for (const order of ["asc", "desc"] as const) {
+      const p = keyedPool(lake, order, "k", order);
+      // Three objects whose keys interleave and tie across objects; x an int,
+      // a float, null or missing, s a string or missing, y an int.
+      for (let part = 0; part < 3; part++) {
+        let text = "";
+        for (let i = 0; i < 120; i++) {
+          const x = i % 5 === 0 ? "" : i % 7 === 0 ? ",x:null" : `,x:${(i * 37 + part) % 23}`;
+          const s = i % 3 === 0 ? "" : `,s:"${"q".repeat((i + part) % 9)}"`;
+          text += `{k:${(i * 3 + part) % 50}${x}${s},y:${i % 4},v:${part * 1000 + i}}\n`;
+        }
+        await loadText(lake, p, text);
+      }
+      const fromColumns = [
+        "sort x*2 | head 5",
+        "sort -r x*2 | head 5",
+        "sort len(s) | head 7",
+        "sort -r len(s) | head 300",
+        "sort x+y | head 40",
+        "sort -r x-y | head 1",
+        "y==2 | sort -r len(s)+x | head 6",
+        "sort -r len(s) | head 2000",
+      ];
+      // nulls first, and keys of several number types beside strings, are the rows'.
+      const onRows = ["sort -nulls first x*2 | head 5", "sort coalesce(x*1.5, s, y) | head 9"];
+      for (const q of [...fromColumns, ...onRows]) {
+        const { rows, cols } = await bothPaths(lake, `from ${order} | ${q}`);
+        assert.deepEqual(cols.lines, rows.lines, `${order}: ${q}`);
+        if (fromColumns.includes(q)) {
+          const whole = await lines(lake, `from ${order} | ${q.replace(/ \| head \d+$/, "")}`);
+          const n = Number(/head (\d+)$/.exec(q)![1]);
+          assert.deepEqual(
+            cols.lines,
+            whole.slice(0, n),
+            `${order}: ${q}: the sort's first values`,
+          );
+        }
+        // Rows decoded only for values tied across objects (ordered by their encodings).
+        if (fromColumns.includes(q)) assert.ok(cols.stats.bytesFetched <= rows.stats.bytesFetched);
+        else assert.equal(cols.stats.bytesFetched, rows.stats.bytesFetched, `${order}: ${q}`);
+      }
+      // Distinct keys: nothing decoded but from columns.
+      const unique = await bothPaths(lake, `from ${order} | sort -r v*2+y | head 5`);
+      assert.deepEqual(unique.cols.lines, unique.rows.lines);
+      assert.equal(unique.cols.stats.bytesFetched, 0);
+      assert.ok(unique.rows.stats.bytesFetched > 0);
+    }
+  });
+});
+
 Deno.test("a pool's lifted filter drops rows whose result is an error, by rows and by columns", async () => {
   await withLake(async (lake) => {
     const p = keyedPool(lake, "p", "k");

@@ -13,6 +13,7 @@ import { type Op, Unary } from "../runtime/op.ts";
 import type { Ended, Work } from "../runtime/work.ts";
 import { isMissing, NULL } from "../runtime/values.ts";
 import { compileFieldPath } from "../expr/access.ts";
+import { LeastK } from "../runtime/leastk.ts";
 import { entryComparator, guessSortKey, type SortOptions } from "./sort.ts";
 
 /** The largest head kept this way; a longer one is the full sort's (which spills). */
@@ -29,8 +30,8 @@ export class SortHead extends Unary {
   private seq = 0;
   /** Whether every primary key so far is an integer (the numeric order then applies). */
   private allInt = true;
-  private numeric: BoundedHeap | null = null;
-  private general: BoundedHeap | null = null;
+  private numeric: LeastK<Entry> | null = null;
+  private general: LeastK<Entry> | null = null;
 
   constructor(
     next: Op,
@@ -49,8 +50,8 @@ export class SortHead extends Unary {
     const exprs = this.resolved;
     if (this.general === null) {
       const nk = exprs.length;
-      this.general = new BoundedHeap(entryComparator(nk, false, this.opts), this.limit);
-      this.numeric = new BoundedHeap(entryComparator(nk, true, this.opts), this.limit);
+      this.general = new LeastK(entryOrder(entryComparator(nk, false, this.opts)), this.limit);
+      this.numeric = new LeastK(entryOrder(entryComparator(nk, true, this.opts)), this.limit);
     }
     for (let i = 0; i < batch.length; i++) {
       const v = batch[i];
@@ -76,7 +77,7 @@ export class SortHead extends Unary {
     return this.finish(this.emitAll(heap));
   }
 
-  private *emitAll(heap: BoundedHeap | null): Work {
+  private *emitAll(heap: LeastK<Entry> | null): Work {
     if (heap === null) return;
     const entries = heap.sorted();
     const nk = this.resolved!.length;
@@ -84,55 +85,7 @@ export class SortHead extends Unary {
   }
 }
 
-/**
- * The `limit` least entries by cmp (ties by input order), as a heap whose
- * root is the greatest of them.
- */
-class BoundedHeap {
-  private items: Entry[] = [];
-
-  constructor(private cmp: (a: Value[], b: Value[]) => number, private limit: number) {}
-
-  /** Whether a comes after b: by the keys, then by input order. */
-  private after(a: Entry, b: Entry): boolean {
-    const c = this.cmp(a.keys, b.keys);
-    return c !== 0 ? c > 0 : a.seq > b.seq;
-  }
-
-  offer(e: Entry): void {
-    const items = this.items;
-    if (items.length < this.limit) {
-      items.push(e);
-      let i = items.length - 1;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (!this.after(items[i], items[p])) break;
-        const t = items[i];
-        items[i] = items[p];
-        items[p] = t;
-        i = p;
-      }
-      return;
-    }
-    // Full: e replaces the greatest when it comes before it (a later equal one does not).
-    if (!this.after(items[0], e)) return;
-    items[0] = e;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1, r = l + 1;
-      let m = i;
-      if (l < items.length && this.after(items[l], items[m])) m = l;
-      if (r < items.length && this.after(items[r], items[m])) m = r;
-      if (m === i) return;
-      const t = items[i];
-      items[i] = items[m];
-      items[m] = t;
-      i = m;
-    }
-  }
-
-  /** The entries in order. */
-  sorted(): Entry[] {
-    return this.items.slice().sort((a, b) => (this.after(a, b) ? 1 : this.after(b, a) ? -1 : 0));
-  }
+/** Entries in the sort's order: by the keys, then by input order. */
+function entryOrder(cmp: (a: Value[], b: Value[]) => number): (a: Entry, b: Entry) => number {
+  return (a, b) => cmp(a.keys, b.keys) || a.seq - b.seq;
 }

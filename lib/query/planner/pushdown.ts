@@ -10,6 +10,7 @@ import type * as ast from "../ast.ts";
 import type { OpCompiler } from "../compiler/ops.ts";
 import type { Scope } from "../compiler/scope.ts";
 import { fieldPathOf } from "../compiler/demand.ts";
+import type { Expr } from "../runtime/expr.ts";
 import type { OpFactory } from "../runtime/op.ts";
 import { compileVectorFilter } from "../vector/filter.ts";
 import { type VectorAggregate, VectorSummarize } from "../vector/summarize.ts";
@@ -40,7 +41,10 @@ export type Pushdown =
    */
   | {
     kind: "sort";
+    /** The field sorted by ([] when derive). */
     path: string[];
+    /** A sort by an expression of top-level fields (with a head). */
+    derive?: SortDerive;
     reverse: boolean;
     nullsFirst: boolean;
     limit: number | null;
@@ -64,6 +68,12 @@ export type Pushdown =
    * head), and the operators themselves, for when columns cannot serve.
    */
   | { kind: "tail"; limit: number; cut: HeadCut | null; make: OpFactory };
+
+/** A sort's expression of top-level fields, and those fields. */
+export interface SortDerive {
+  expr: Expr;
+  fields: string[];
+}
 
 /** A `cut` of top-level fields by name (no assignments), performed by a head's source. */
 export interface HeadCut {
@@ -221,15 +231,22 @@ export function planPushdown(
     };
   }
   if (head.kind === "Sort" && head.args?.length === 1) {
-    const path = fieldPathOf(head.args[0]);
-    if (path === null || path.length === 0 || mentionsBound(head, scope)) return null;
     const next = ops[1];
     const limit = next?.kind === "Head" ? next.count : null;
     const taken = limit === null ? 1 : 2;
+    const path = fieldPathOf(head.args[0]);
+    let derive: SortDerive | undefined = undefined;
+    if (path === null || path.length === 0 || mentionsBound(head, scope)) {
+      // An expression of top-level fields, with a head: evaluated from their columns.
+      const fields = limit === null ? null : derivable(head.args[0], scope);
+      if (fields === null) return null;
+      derive = { expr: c.exprs.compile(head.args[0], scope), fields };
+    }
     return {
       pushdown: {
         kind: "sort",
-        path,
+        path: derive === undefined ? path! : [],
+        derive,
         reverse: head.order === "desc",
         nullsFirst: head.nullsfirst,
         limit,

@@ -113,10 +113,21 @@ export class DerivedArg implements ArgValues {
   /** The fields' values of the row being derived (MISSING where it lacks one). */
   private readonly vals: Value[];
 
-  constructor(private sources: PathValues[], names: string[], private expr: Expr) {
+  constructor(
+    private sources: PathValues[],
+    names: string[],
+    private expr: Expr,
+    /** The result for rows without the fields, when known (one value for several objects). */
+    whenMissing?: Value,
+  ) {
     this.record = new FieldsRecord(names);
     this.vals = names.map(() => MISSING);
-    this.whenMissing = expr(this.record.of(this.vals));
+    this.whenMissing = whenMissing ?? expr(this.record.of(this.vals));
+  }
+
+  /** The result for every row without any of the fields. */
+  get missing(): Value {
+    return this.whenMissing;
   }
 
   get none(): boolean {
