@@ -13,7 +13,16 @@ import { valueKey } from "../aggregates/value-key.ts";
 import { isMissing, MISSING } from "../runtime/values.ts";
 import type { Expr } from "../runtime/expr.ts";
 import { zctx } from "../../zed/context.ts";
-import { Field, Kind, type Type } from "../../zed/types.ts";
+import {
+  Field,
+  ID_DURATION,
+  ID_TIME,
+  isInteger,
+  isNumber,
+  Kind,
+  type Type,
+  underId,
+} from "../../zed/types.ts";
 import { type Body, Value } from "../../zed/value.ts";
 import type { ColumnRef } from "./object.ts";
 import type { ArgValues, PathValues } from "./pathvalues.ts";
@@ -114,6 +123,8 @@ export class DerivedArg implements ArgValues {
   private readonly vals: Value[];
 
   constructor(
+    /** How many rows the object has. */
+    private rows: number,
     private sources: PathValues[],
     names: string[],
     private expr: Expr,
@@ -155,8 +166,21 @@ export class DerivedArg implements ArgValues {
     return null;
   }
 
-  intBound(): null {
-    return null;
+  /**
+   * As PathValues': the magnitudes of the integer values, or null when one
+   * is a number of another type. (Values that are not numbers are left out:
+   * the aggregates that ask, sum and avg, take no account of them.)
+   */
+  intBound(): number | null {
+    let bound = 0;
+    for (let i = 0; i < this.rows; i++) {
+      const v = this.value(i);
+      if (v.body === null) continue;
+      const id = underId(v.type);
+      if (isInteger(id) || id === ID_DURATION || id === ID_TIME) bound += Math.abs(Number(v.body));
+      else if (isNumber(id)) return null;
+    }
+    return bound;
   }
 }
 

@@ -39,7 +39,7 @@ export async function derivedKeys(
     if (pv === null) return null;
     sources.push(pv);
   }
-  const arg = new DerivedArg(sources, [...fields], expr, missing);
+  const arg = new DerivedArg(o.rows, sources, [...fields], expr, missing);
   const out = new Array<Value | undefined>(o.rows);
   for (let r = 0; r < o.rows; r++) {
     if (sel !== null && sel[r] !== 1) continue;

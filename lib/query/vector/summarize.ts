@@ -130,7 +130,7 @@ export class VectorSummarize {
           if (pv === null) return null;
           sources.push(pv);
         }
-        args.push(new DerivedArg(sources, a.derive.fields, a.derive.expr));
+        args.push(new DerivedArg(o.rows, sources, a.derive.fields, a.derive.expr));
       } else args.push(null);
       if (a.where === null) wheres.push(null);
       else {
