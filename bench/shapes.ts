@@ -50,6 +50,11 @@ export const SHAPES = [
   'sort -r this["id.orig_p"] | head 20',
   "top 5 rtt",
   "put x:=rtt*1000 | sum(x)",
+  "sum(len(query)+len(qtype_name)) by rcode_name",
+  '_path=="dns" | sort len(query) | head 5',
+  "sort -r len(query)+qtype | head 4",
+  '_path=="dns" | cut query, rtt | sort -r rtt | head 5',
+  '_path=="dns" | uniq | count()',
   "uniq -c | count()",
   "fuse | head 1",
 ];
