@@ -12,7 +12,7 @@
 // last). Tied values whose rows have equal pool keys in different objects
 // are ordered as the pool orders them, by their encoded bytes.
 
-import { lookupPath, type Selection, type VectorFilter } from "../query/mod.ts";
+import { type HeadCut, lookupPath, type Selection, type VectorFilter } from "../query/mod.ts";
 import { compareStrings } from "../zed/utf8.ts";
 import {
   ID_INT8,
@@ -48,6 +48,8 @@ export interface FieldTopKPlan {
    * differ from each other and from every other value, else null.
    */
   distinct?: boolean;
+  /** A cut of fields by name (the field among them) the values are made with. */
+  cut?: HeadCut;
 }
 
 /**
@@ -122,7 +124,7 @@ export async function fieldTopK(
   }
   if (values < limit) return null;
   if (plan.distinct && !distinctBest(all, limit, plan.reverse)) return null;
-  const made = new PickedValues(lake, pool, key, plan.fields, null, stats, false);
+  const made = new PickedValues(lake, pool, key, plan.fields, plan.cut ?? null, stats, false);
   const picks = await inPoolOrder(all, live, cols, key, made, byValue(plan.reverse));
   if (picks === null) return null;
   const out = await made.values(live, cols, picks.slice(0, limit));

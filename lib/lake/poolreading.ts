@@ -232,6 +232,8 @@ export class PoolReading {
   private sort(p: Pushdown & { kind: "sort" }): ValueReader {
     const key = this.key;
     const onKey = p.path.length === key.path.length && p.path.every((x, i) => x === key.path[i]);
+    // (A cut before the sort is made of the picked rows by the field top-k only.)
+    if (p.cut !== undefined && onKey) return new OpReader(this.scan(true), p.make, this.signal);
     const numericOrder = this.view.objects.every(comparesAsPoolOrder);
     if (onKey && numericOrder && !p.nullsFirst) {
       if (p.reverse === key.desc) {
@@ -297,6 +299,7 @@ export class PoolReading {
       range: this.range,
       vector: this.vector,
       fields: this.plan.fields,
+      cut: p.cut,
     }, this.stats);
   }
 

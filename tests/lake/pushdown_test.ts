@@ -813,6 +813,24 @@ Deno.test("sort by another field with a head: from columns, equal to the sort ov
         }
       }
     }
+    // A cut of fields by name before a sort by one of them: the cut made of the picked rows.
+    for (const order of ["asc", "desc"] as const) {
+      for (
+        const rest of [
+          "cut s,v | sort -r v | head 3",
+          "cut v | sort v | head 30",
+          "cut k,s,nosuch | sort s | head 7",
+          "v % 3 == 0 | cut extra,s | sort -r extra | head 2",
+          "cut v,s | sort -r v | head 500",
+          "cut k,v | sort k | head 4",
+        ]
+      ) {
+        const { rows, cols } = await bothPaths(lake, `from ${order} | ${rest}`);
+        assert.deepEqual(cols.lines, rows.lines, rest);
+        const plain = rest.replace(/ \| sort/, " | pass | sort");
+        assert.deepEqual(cols.lines, await lines(lake, `from ${order} | ${plain}`), rest);
+      }
+    }
     // Only the picked rows are decoded; the stats count the whole pool read.
     const p = keyedPool(lake, "many", "ts", "asc");
     for (let part = 0; part < 8; part++) {
@@ -822,6 +840,10 @@ Deno.test("sort by another field with a head: from columns, equal to the sort ov
       }
       await loadText(lake, p, text);
     }
+    const cut = await bothPaths(lake, "from many | cut s,v | sort -r v | head 3");
+    assert.deepEqual(cut.cols.lines, cut.rows.lines);
+    assert.equal(cut.cols.stats.bytesFetched, 0, "cut from columns");
+    assert.ok(cut.rows.stats.bytesFetched > 0);
     const { rows, cols } = await bothPaths(lake, "from many | sort -r v | head 3");
     assert.deepEqual(cols.lines, rows.lines);
     assert.deepEqual(cols.lines.map((l) => l.replace(/ts:\d+,/, "")), [

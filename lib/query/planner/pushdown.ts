@@ -45,6 +45,8 @@ export type Pushdown =
     path: string[];
     /** A sort by an expression of top-level fields (with a head). */
     derive?: SortDerive;
+    /** A cut of fields by name before the sort (one of them the field sorted by). */
+    cut?: HeadCut;
     reverse: boolean;
     nullsFirst: boolean;
     limit: number | null;
@@ -229,6 +231,31 @@ export function planPushdown(
       },
       rest: ops.slice(2),
     };
+  }
+  if (head.kind === "Cut" && ops[1]?.kind === "Sort" && ops[2]?.kind === "Head") {
+    // A cut of fields by name, then a sort by one of them with a head: the
+    // sort's rows picked first and the cut made of them (a row with the
+    // field has a field to cut), when columns pick them (fieldtopk.ts).
+    const cut = headCut(c, head, scope);
+    const sort = ops[1];
+    const path = sort.args?.length === 1 ? fieldPathOf(sort.args[0]) : null;
+    if (
+      cut !== null && path !== null && path.length === 1 && cut.names.includes(path[0]) &&
+      !mentionsBound(sort, scope)
+    ) {
+      return {
+        pushdown: {
+          kind: "sort",
+          path,
+          reverse: sort.order === "desc",
+          nullsFirst: sort.nullsfirst,
+          limit: ops[2].count,
+          make: c.chain(ops.slice(0, 3), scope),
+          cut,
+        },
+        rest: ops.slice(3),
+      };
+    }
   }
   if (head.kind === "Sort" && head.args?.length === 1) {
     const next = ops[1];
