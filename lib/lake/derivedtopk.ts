@@ -110,9 +110,7 @@ function keyOrder(
       const x = a.body as number | bigint, y = b.body as number | bigint;
       return x < y ? -1 : x > y ? 1 : 0;
     }
-    : (a: Value, b: Value) =>
-      // (The rows without the fields share one key.)
-      a === b ? 0 : compareValues(a.type, a.body, b.type, b.body, nullsMax);
+    : (a: Value, b: Value) => compareValues(a.type, a.body, b.type, b.body, nullsMax);
   return plan.reverse ? (a, b) => cmp(b, a) : cmp;
 }
 

@@ -3,15 +3,7 @@
 // byte order of values from the prefixes the columns keep.
 
 import { NULL } from "../query/mod.ts";
-import {
-  ID_DURATION,
-  ID_INT8,
-  ID_TIME,
-  ID_UINT8,
-  isInteger,
-  Kind,
-  typeUnder,
-} from "../zed/types.ts";
+import { Kind, ordersAsInteger, typeUnder } from "../zed/types.ts";
 import { Value } from "../zed/value.ts";
 import { BinaryVector, NumberVector, VALUE, type Vector } from "../zed/vector.ts";
 import { PREFIX } from "./columns/mod.ts";
@@ -128,10 +120,7 @@ export function cursorOrder(
     };
   }
   const u = t === undefined ? undefined : typeUnder(t);
-  // (Times and durations are ints of nanoseconds.)
-  const ints = u !== undefined && u.kind === Kind.Primitive &&
-    (isInteger(u.id) || u.id === ID_TIME || u.id === ID_DURATION) &&
-    u.id !== ID_INT8 && u.id !== ID_UINT8;
+  const ints = u !== undefined && u.kind === Kind.Primitive && ordersAsInteger(u.id);
   if (same && ints && present.every((v) => v instanceof NumberVector)) {
     // Doubles order 64-bit ints as they do, but may round two to one (times
     // in nanoseconds do): those are compared exactly.
@@ -140,7 +129,7 @@ export function cursorOrder(
       if (!a.has || !b.has) return nulls(a, b);
       if (a.num !== b.num) return a.num < b.num ? -dir : dir;
       if (!exact) return 0;
-      const x = exactInt(a), y = exactInt(b);
+      const x = (a.keys as NumberVector).exact(a.row), y = (b.keys as NumberVector).exact(b.row);
       return x === y ? 0 : x < y ? -dir : dir;
     };
   }
@@ -170,12 +159,6 @@ export function comparePrefixes(
   // Equal as far as both go: the shorter comes first, if it ended there.
   if (la <= PREFIX || lb <= PREFIX) return la - lb;
   return undefined;
-}
-
-/** A cursor's int key, exactly. */
-function exactInt(c: Cursor): bigint {
-  const v = c.keys as NumberVector;
-  return v.big !== null ? v.big[c.row] : BigInt(v.f64[c.row]);
 }
 
 function keyValue(c: Cursor): Value {

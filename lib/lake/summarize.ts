@@ -151,9 +151,13 @@ export class SummarizeScan implements ValueReader, ShareableScan {
 
   /** Feeds op the objects' values, a run of overlapping objects at a time. */
   private async feed(objects: DataObject[], op: Summarize, stats: ScanStats): Promise<void> {
+    // Where rows go to reach op: op, or the plan's operator before it (per
+    // value, it is never ended: op's end is the source's).
+    const before = this.plan.before;
+    const into = before === null ? op : buildPausing(maybeYield, () => before(op));
     for (const run of groupOverlapping(objects, (o) => o, this.key)) {
       this.signal?.throwIfAborted();
-      if (!(await this.fromColumns(run, op, stats))) await this.fromRows(run, op, stats);
+      if (!(await this.fromColumns(run, op, stats))) await this.fromRows(run, into, stats);
       await maybeYield();
     }
   }
@@ -195,8 +199,8 @@ export class SummarizeScan implements ValueReader, ShareableScan {
     return true;
   }
 
-  private async fromRows(run: DataObject[], op: Summarize, stats: ScanStats): Promise<void> {
-    const into = this.rowsInto(op);
+  /** Pushes a run of objects' rows into the summarize (through the operator before it, if any). */
+  private async fromRows(run: DataObject[], into: Op, stats: ScanStats): Promise<void> {
     const vf = this.plan.vectorFilter;
     const scan = new PoolScan(this.lake, this.pool, this.key, run, {
       range: this.plan.range,
@@ -219,20 +223,4 @@ export class SummarizeScan implements ValueReader, ShareableScan {
       await scan.close();
     }
   }
-
-  /**
-   * Where rows go to reach op: op, or the plan's operator before it (one
-   * per op; per value, it is never ended: op's end is the source's).
-   */
-  private rowsInto(op: Summarize): Op {
-    const before = this.plan.before;
-    if (before === null) return op;
-    let into = this.befores.get(op);
-    if (into === undefined) {
-      into = buildPausing(maybeYield, () => before(op));
-      this.befores.set(op, into);
-    }
-    return into;
-  }
-  private befores = new WeakMap<Summarize, Op>();
 }

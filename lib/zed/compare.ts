@@ -83,6 +83,8 @@ export function compareValues(
     if (a === b) return 0;
     return (a === null) === nullsMax ? 1 : -1;
   }
+  // (One body of one type: equal, without encoding or walking it.)
+  if (a === b && at === bt) return 0;
   const aid = idOf(at), bid = idOf(bt);
   if (aid === bid) return compareBodies(at, a, b);
   if (aid < ID_COMPLEX && bid < ID_COMPLEX && isNumber(aid) && isNumber(bid)) {

@@ -187,6 +187,16 @@ export function isInteger(id: number): boolean {
   return id <= 11;
 }
 
+/**
+ * Primitive types whose values the order of values (compare.ts) takes as
+ * numbers against their own type: the integers but int8 and uint8 (ordered
+ * by their bytes), and times and durations (integers of nanoseconds).
+ */
+export function ordersAsInteger(id: number): boolean {
+  return (isInteger(id) || id === ID_TIME || id === ID_DURATION) && id !== ID_INT8 &&
+    id !== ID_UINT8;
+}
+
 /** Signed integers, duration and time. */
 export function isSigned(id: number): boolean {
   return id >= ID_INT8 && id <= ID_TIME;

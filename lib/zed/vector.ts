@@ -59,6 +59,11 @@ export class NumberVector extends Vector {
     return this.f64[i];
   }
 
+  /** Row i's integer, exactly (of a column of 64-bit integers, times or durations). */
+  exact(i: number): bigint {
+    return this.big !== null ? this.big[i] : BigInt(this.f64[i]);
+  }
+
   get bytes(): number {
     return this.state.length + this.f64.byteLength + (this.big?.byteLength ?? 0);
   }

@@ -9,6 +9,7 @@
 
 import type * as ast from "../ast.ts";
 import type { Scope } from "../compiler/scope.ts";
+import { anyNode } from "./nodes.ts";
 import type { SummarizeParts } from "./pushdown.ts";
 
 /** A put of one top-level field (`put x:=E`), as the inliner takes it; else null. */
@@ -103,22 +104,5 @@ function replaced(e: ast.Expr, name: string, expr: ast.Expr): ast.Expr | null {
 /** Whether expr can stand for the field: no call to quiet() (which the put would leave out) and nothing replaced() refuses. */
 function inlinable(expr: ast.Expr): boolean {
   if (replaced(expr, "\u0000", expr) === null) return false;
-  return !callsQuiet(expr);
-}
-
-function callsQuiet(e: ast.AnyNode): boolean {
-  if (e.kind === "Call" && e.name === "quiet") return true;
-  for (const k in e) {
-    const v = (e as Record<string, unknown>)[k];
-    if (Array.isArray(v)) {
-      for (const x of v) {
-        if (x !== null && typeof x === "object" && "kind" in x && callsQuiet(x as ast.AnyNode)) {
-          return true;
-        }
-      }
-    } else if (v !== null && typeof v === "object" && "kind" in v && callsQuiet(v as ast.AnyNode)) {
-      return true;
-    }
-  }
-  return false;
+  return !anyNode(expr, (n) => n.kind === "Call" && n.name === "quiet");
 }

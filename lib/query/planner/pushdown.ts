@@ -18,6 +18,7 @@ import type { VectorKey } from "../vector/derive.ts";
 import { exprFields } from "../compiler/demand.ts";
 import { DEFAULT_TOP_LIMIT } from "../ops/top.ts";
 import { inlinedParts, putField } from "./inline.ts";
+import { anyNode } from "./nodes.ts";
 
 export type Pushdown =
   /** `count()`: the output field. */
@@ -232,52 +233,39 @@ export function planPushdown(
       rest: ops.slice(2),
     };
   }
-  if (head.kind === "Cut" && ops[1]?.kind === "Sort" && ops[2]?.kind === "Head") {
-    // A cut of fields by name, then a sort by one of them with a head: the
-    // sort's rows picked first and the cut made of them (a row with the
-    // field has a field to cut), when columns pick them (fieldtopk.ts).
-    const cut = headCut(c, head, scope);
-    const sort = ops[1];
-    const path = sort.args?.length === 1 ? fieldPathOf(sort.args[0]) : null;
-    if (
-      cut !== null && path !== null && path.length === 1 && cut.names.includes(path[0]) &&
-      !mentionsBound(sort, scope)
-    ) {
-      return {
-        pushdown: {
-          kind: "sort",
-          path,
-          reverse: sort.order === "desc",
-          nullsFirst: sort.nullsfirst,
-          limit: ops[2].count,
-          make: c.chain(ops.slice(0, 3), scope),
-          cut,
-        },
-        rest: ops.slice(3),
-      };
-    }
-  }
-  if (head.kind === "Sort" && head.args?.length === 1) {
-    const next = ops[1];
+  // A cut of fields by name before a sort by one of them with a head: the
+  // sort's rows are picked first and the cut made of them (a row with the
+  // field has a field to cut), when columns pick them (fieldtopk.ts).
+  const cut = head.kind === "Cut" && ops[1]?.kind === "Sort" && ops[2]?.kind === "Head"
+    ? headCut(c, head, scope)
+    : null;
+  const at = cut === null ? 0 : 1;
+  const sort = ops[at];
+  if (sort.kind === "Sort" && sort.args?.length === 1) {
+    const next = ops[at + 1];
     const limit = next?.kind === "Head" ? next.count : null;
-    const taken = limit === null ? 1 : 2;
-    const path = fieldPathOf(head.args[0]);
+    const taken = at + (limit === null ? 1 : 2);
+    const path = fieldPathOf(sort.args[0]);
+    const byField = path !== null && path.length > 0 && !mentionsBound(sort, scope);
     let derive: SortDerive | undefined = undefined;
-    if (path === null || path.length === 0 || mentionsBound(head, scope)) {
+    if (cut !== null) {
+      if (!byField || path.length !== 1 || !cut.names.includes(path[0])) return null;
+    } else if (!byField) {
       // An expression of top-level fields, with a head: evaluated from their columns.
-      const fields = limit === null ? null : derivable(head.args[0], scope);
+      const fields = limit === null ? null : derivable(sort.args[0], scope);
       if (fields === null) return null;
-      derive = { expr: c.exprs.compile(head.args[0], scope), fields };
+      derive = { expr: c.exprs.compile(sort.args[0], scope), fields };
     }
     return {
       pushdown: {
         kind: "sort",
         path: derive === undefined ? path! : [],
         derive,
-        reverse: head.order === "desc",
-        nullsFirst: head.nullsfirst,
+        reverse: sort.order === "desc",
+        nullsFirst: sort.nullsfirst,
         limit,
         make: c.chain(ops.slice(0, taken), scope),
+        cut: cut ?? undefined,
       },
       rest: ops.slice(taken),
     };
@@ -436,31 +424,12 @@ const NONDETERMINISTIC = new Set(["now", "ksuid"]);
 
 /** False when e calls a function whose result may differ from call to call, or an aggregate. */
 function deterministic(e: ast.AnyNode): boolean {
-  if (e.kind === "Agg") return false;
-  if (e.kind === "Call" && (NONDETERMINISTIC.has(e.name) || lookupAggregate(e.name))) return false;
-  for (const k in e) {
-    const v = e[k];
-    if (Array.isArray(v)) {
-      for (const x of v) if (x !== null && typeof x === "object" && !deterministic(x)) return false;
-    } else if (v !== null && typeof v === "object" && "kind" in v && !deterministic(v)) {
-      return false;
-    }
-  }
-  return true;
+  return !anyNode(e, (n) =>
+    n.kind === "Agg" ||
+    (n.kind === "Call" && (NONDETERMINISTIC.has(n.name) || lookupAggregate(n.name) !== undefined)));
 }
 
 /** True when an identifier in e names a const, type or variable of the scope. */
 export function mentionsBound(e: ast.AnyNode, scope: Scope): boolean {
-  if (e.kind === "ID" && scope.lookup(e.name) !== undefined) return true;
-  for (const k in e) {
-    const v = e[k];
-    if (Array.isArray(v)) {
-      for (const x of v) {
-        if (x !== null && typeof x === "object" && mentionsBound(x, scope)) return true;
-      }
-    } else if (v !== null && typeof v === "object" && "kind" in v && mentionsBound(v, scope)) {
-      return true;
-    }
-  }
-  return false;
+  return anyNode(e, (n) => n.kind === "ID" && scope.lookup(n.name) !== undefined);
 }

@@ -45,10 +45,13 @@ const memo = new WeakMap<ColumnRef, Map<string, Codes>>();
 
 /** A key's derivation as a function of its field's value (MISSING where a row lacks the field). */
 export class Deriver {
-  private empty = new Value(zctx.lookupRecord([]), []);
-  private stubs = new Map<Type, Type>();
+  private record: FieldsRecord;
+  /** The field's value being derived (one, as FieldsRecord takes them). */
+  private readonly one: Value[] = [MISSING];
 
-  constructor(private field: string, private expr: Expr, private id: string) {}
+  constructor(field: string, private expr: Expr, private id: string) {
+    this.record = new FieldsRecord([field]);
+  }
 
   /** The deriver of a key, or null for a plain path. */
   static of(k: VectorKey): Deriver | null {
@@ -56,13 +59,8 @@ export class Deriver {
   }
 
   derive(v: Value): Value {
-    if (v === MISSING) return this.expr(this.empty);
-    let t = this.stubs.get(v.type);
-    if (t === undefined) {
-      t = zctx.lookupRecord([new Field(this.field, v.type)]);
-      this.stubs.set(v.type, t);
-    }
-    return this.expr(new Value(t, [v.body]));
+    this.one[0] = v;
+    return this.expr(this.record.of(this.one));
   }
 
   /**
@@ -150,6 +148,13 @@ export class DerivedArg implements ArgValues {
   }
 
   value(i: number): Value {
+    return this.all !== null ? this.all[i] : this.derive(i);
+  }
+
+  /** Every row's value, once worked out (intBound does, before rows are fed). */
+  private all: Value[] | null = null;
+
+  private derive(i: number): Value {
     const sources = this.sources, vals = this.vals;
     let any = false;
     for (let k = 0; k < sources.length; k++) {
@@ -172,9 +177,14 @@ export class DerivedArg implements ArgValues {
    * the aggregates that ask, sum and avg, take no account of them.)
    */
   intBound(): number | null {
+    if (this.all === null) {
+      const all = new Array<Value>(this.rows);
+      for (let i = 0; i < this.rows; i++) all[i] = this.derive(i);
+      this.all = all;
+    }
     let bound = 0;
     for (let i = 0; i < this.rows; i++) {
-      const v = this.value(i);
+      const v = this.all[i];
       if (v.body === null) continue;
       const id = underId(v.type);
       if (isInteger(id) || id === ID_DURATION || id === ID_TIME) bound += Math.abs(Number(v.body));

@@ -7,15 +7,7 @@
 // and durations among them), of one type (bytes, or numbers), else as values.
 
 import { MISSING } from "../runtime/values.ts";
-import {
-  ID_DURATION,
-  ID_INT8,
-  ID_TIME,
-  ID_UINT8,
-  isInteger,
-  Kind,
-  typeUnder,
-} from "../../zed/types.ts";
+import { Kind, ordersAsInteger, typeUnder } from "../../zed/types.ts";
 import type { Value } from "../../zed/value.ts";
 import { ABSENT, BinaryVector, NumberVector, VALUE, type Vector } from "../../zed/vector.ts";
 
@@ -283,7 +275,7 @@ export class RunKeys {
         : p > q
         ? 1
         : this.exact
-        ? compareExact(x as NumberVector, i, y as NumberVector, j)
+        ? compareExact((x as NumberVector).exact(i), (y as NumberVector).exact(j))
         : 0;
     } else {
       c = compareBytes(x as BinaryVector, this.views[a]!, i, y as BinaryVector, this.views[b]!, j);
@@ -299,18 +291,12 @@ function columnKind(vectors: readonly (Vector | null)[]): number {
   if (!vectors.every((v) => v !== null && v.type === first.type)) return 0;
   if (vectors.every((v) => v instanceof BinaryVector && v.isString)) return 1;
   const u = typeUnder(first.type);
-  // (Times and durations are ints of nanoseconds.)
-  const ints = u.kind === Kind.Primitive &&
-    (isInteger(u.id) || u.id === ID_TIME || u.id === ID_DURATION) && u.id !== ID_INT8 &&
-    u.id !== ID_UINT8;
+  const ints = u.kind === Kind.Primitive && ordersAsInteger(u.id);
   if (ints && vectors.every((v) => v instanceof NumberVector)) return 2;
   return 0;
 }
 
-/** The order of two 64-bit ints in their columns, exactly. */
-function compareExact(x: NumberVector, i: number, y: NumberVector, j: number): number {
-  const p = x.big !== null ? x.big[i] : BigInt(x.f64[i]);
-  const q = y.big !== null ? y.big[j] : BigInt(y.f64[j]);
+function compareExact(p: bigint, q: bigint): number {
   return p === q ? 0 : p < q ? -1 : 1;
 }
 
