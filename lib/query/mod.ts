@@ -60,3 +60,4 @@ export { derivedKeys } from "./vector/derivedkeys.ts";
 export { LeastK } from "./runtime/leastk.ts";
 export type { PreparedGroups } from "./vector/grouping.ts";
 export { lookupPath } from "./vector/paths.ts";
+export { asciiSetOf } from "./vector/asciiset.ts";

@@ -47,6 +47,7 @@ import {
   Utf8,
 } from "apache-arrow";
 import { formatType } from "../../zed/typetext.ts";
+import { asciiSetOf } from "../../query/mod.ts";
 import type { BuiltColumn, BuiltObjectColumns, Encoding } from "./built.ts";
 import type { ColumnEntry, ColumnsManifest, Range } from "./manifest.ts";
 import { PREFIX } from "./build.ts";
@@ -210,6 +211,9 @@ export async function encodeColumns(built: BuiltObjectColumns): Promise<EncodedC
       bufs: [],
     };
     if (col.column.child !== undefined) entry.elem = col.column.child.enc;
+    if (col.column.enc === "string") {
+      entry.ascii = asciiSetOf((col.column.dict ?? col.column).data ?? new Uint8Array(0));
+    }
     entries.push(entry);
     if (col.column.enc === "null") continue;
     const data = columnData(col.column, ids);

@@ -24,6 +24,8 @@ export interface ColumnEntry {
   bufs: Range[];
   /** For dictionary-encoded columns: the entries' buffers and how many there are. */
   dict?: { bufs: Range[]; length: number };
+  /** For strings: the ASCII characters the values hold (see ColumnRef.ascii); absent in older lakes. */
+  ascii?: string;
 }
 
 export interface ColumnsManifest {
@@ -51,6 +53,7 @@ export interface ColumnRef {
   readonly path: readonly string[];
   readonly type: Type;
   readonly covers: readonly number[];
+  readonly ascii?: string;
 }
 
 /** A manifest with its types parsed (cached per object). */
@@ -71,7 +74,12 @@ export class ObjectColumnsInfo {
     };
     this.types = manifest.types.map(parse);
     this.refs = manifest.columns.map((c) => {
-      const ref: ColumnRef = { path: c.path, type: parse(c.type), covers: c.covers };
+      const ref: ColumnRef = {
+        path: c.path,
+        type: parse(c.type),
+        covers: c.covers,
+        ascii: c.ascii,
+      };
       this.entries.set(ref, c);
       const k = JSON.stringify(c.path);
       let list = this.byPath.get(k);

@@ -11,6 +11,12 @@ export interface ColumnRef {
   readonly type: Type;
   /** Indexes (into the object's types) of the record types that have it. */
   readonly covers: readonly number[];
+  /**
+   * For a column of strings: the ASCII characters its values (or its
+   * dictionary's entries) hold, as asciiSetOf (asciiset.ts) gives them;
+   * absent where not known.
+   */
+  readonly ascii?: string;
 }
 
 export interface ColumnarObject {

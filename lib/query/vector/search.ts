@@ -16,6 +16,7 @@ import {
   type Vector,
 } from "../../zed/vector.ts";
 import type { ColumnarObject, ColumnRef } from "./object.ts";
+import { asciiSetHas } from "./asciiset.ts";
 import {
   F,
   type FilterNode,
@@ -133,6 +134,10 @@ class SearchAtom implements FilterNode {
     }
     const codes = rowsFromTypes(o.rows, types, per);
     for (const [c, w] of work) {
+      // A column without some character of the term: no need to read it.
+      if (this.bytes !== null && c.ascii !== undefined && !w.test(null)) {
+        if (!mayHold(c.ascii, this.bytes)) continue;
+      }
       // A dictionary none of whose entries (nor null) matches: its rows need not be read.
       const entries = await o.dictionary(c);
       if (entries !== null && !w.test(null) && !this.entryHits(entries, w.test).includes(1)) {
@@ -303,6 +308,17 @@ function anchor(data: Uint8Array, want: Uint8Array, fold: Uint8Array): number {
     }
   }
   return best;
+}
+
+/** Whether values holding the ASCII characters of set may contain the term. */
+function mayHold(set: string, term: BytesTerm): boolean {
+  const text = term.text;
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    const upper = term.foldCase && c >= 0x61 && c <= 0x7a;
+    if (!asciiSetHas(set, c) && !(upper && asciiSetHas(set, c - 0x20))) return false;
+  }
+  return true;
 }
 
 function hasNewline(data: Uint8Array, from: number, to: number): boolean {
