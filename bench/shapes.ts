@@ -6,7 +6,8 @@
 // compared with Zed's (as sorted lines: groupings come in any order). It
 // prints loch/Zed per shape and how many are over 0.5 and over 1. Then the
 // service benchmark's queries over a second pool of the same logs with ts
-// a time (made so by zq), as Zui's users' pools mostly are.
+// a time (made so by zq), as Zui's users' pools mostly are, and the queries
+// Zui itself sends over it.
 //
 //   deno task bench --only shapes
 
@@ -78,6 +79,23 @@ export const TIME_SHAPES = [
   "summarize avg(rtt) by query | sort -r avg | head 10",
   'count() by this["id.orig_h"]',
   "cut ts,query | head 10000",
+];
+
+/**
+ * What Zui itself sends over such a pool (docs/clients.md): pages of the
+ * results table (the first, a later one, after a search and a filter), the
+ * histogram's checks and buckets by each value's type, and its time range.
+ */
+export const ZUI_SHAPES = [
+  "{ i: count(), v: this} | i > 0 | head 500 | yield v",
+  "{ i: count(), v: this} | i > 1000 | head 500 | yield v",
+  '"wrccdc" | { i: count(), v: this} | i > 0 | head 500 | yield v',
+  '_path=="dns" | { i: count(), v: this} | i > 0 | head 500 | yield v',
+  "min(ts), max(ts)",
+  "ts == null | count()",
+  "!has(ts) | count()",
+  "ts != null | count() by time := bucket(ts, 1m), group := typeof(this) | sort time",
+  "ts != null | count() by time := bucket(ts, 1m), group := _path | sort time",
 ];
 
 /** The logs with ts made a time (by zq), as ZNG files in dir. */
@@ -164,6 +182,8 @@ export async function shapesBenchmarks(tmp: string): Promise<void> {
     await compare(loch, zed, SHAPES, "asc", "shapes");
     console.log("the service benchmark's queries, ts a time (1x, keyed ts ascending; warm ms):");
     await compare(loch, zed, TIME_SHAPES, "times", "queries");
+    console.log("Zui's own queries over the same pool (warm ms):");
+    await compare(loch, zed, ZUI_SHAPES, "times", "Zui queries");
   } finally {
     await loch.stop();
     await zed.stop();

@@ -221,6 +221,19 @@ export class ListVector extends Vector {
   }
 }
 
+/** Values kept as their bodies: a few made by a query (as a dictionary's entries), not read from columns. */
+export class BodyVector extends Vector {
+  constructor(type: Type, state: Uint8Array, private readonly bodies: readonly Body[]) {
+    super(type, state);
+  }
+  body(i: number): Body {
+    return this.bodies[i];
+  }
+  get bytes(): number {
+    return this.state.length + 8 * this.bodies.length;
+  }
+}
+
 /** A field of type null: every row that has it holds null. */
 export class NullVector extends Vector {
   body(_i: number): Body {

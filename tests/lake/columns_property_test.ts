@@ -56,6 +56,9 @@ const ATOMS = [
   'this["id.orig_h"]=="10.47.1.100"',
   "n > 5",
   "x == null",
+  "x != null",
+  "is(rtt, <float64>)",
+  "typeof(x)!=<float64>",
   "x == 1.5",
   'who == "b"',
   "flag",
@@ -71,6 +74,7 @@ const CONSUMERS: [string, boolean][] = [
   ["count()", false],
   ["count() by _path", true],
   ["count() by proto, qtype_name", true],
+  ["count() by typeof(this), _path", true],
   ['sum(this["id.orig_p"]) by proto', true],
   ["avg(rtt) by qtype_name", true],
   ["min(ts), max(ts) by _path", true],
@@ -176,6 +180,40 @@ Deno.test("columns and rows agree on random filters, groupings, heads and sorts"
       ]
     ) {
       assert.equal((await query(lake, `from asc | ${q}`)).stats.bytesFetched, 0, q);
+    }
+  });
+});
+
+Deno.test("tests of a field's presence, nullness or type take one outcome per column: times too", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "ts");
+    let text = "";
+    for (let i = 0; i < 3000; i++) {
+      // Times past 2^53 nanoseconds (bigints in a column); some null, some absent.
+      const t = i % 10 === 0
+        ? "null(time)"
+        : `2018-03-24T17:${String(15 + (i % 40)).padStart(2, "0")}:21.123456789Z`;
+      text += i % 7 === 0 ? `{ts:${i},s:"a"}\n` : `{ts:${i},t:${t},s:"b"}\n`;
+    }
+    await loadText(lake, p, text);
+    const counts: [string, number][] = [
+      // 429 rows without t (i%7==0); of the 2571 with it, 257 are null (i%10==0).
+      ["t == null", 257],
+      ["t != null", 2314],
+      ["!has(t)", 429],
+      ["missing(t)", 429],
+      ["is(t, <time>)", 2571],
+      ["typeof(t)==<time>", 2571],
+      ["typeof(t)!=<time>", 429], // typeof of a missing field is an error type
+      ["t > 2018-03-24T17:50:00Z", 321],
+      ["t == 2018-03-24T17:16:21.123456789Z", 64],
+    ];
+    for (const [f, n] of counts) {
+      const q = `from p | ${f} | count()`;
+      const [cols, rows] = await both(lake, q, false);
+      assert.deepEqual(cols, rows, q);
+      assert.deepEqual(cols, n === 0 ? [] : [`{count:${n}(uint64)}`], q);
+      assert.equal((await query(lake, q)).stats.bytesFetched, 0, q);
     }
   });
 });

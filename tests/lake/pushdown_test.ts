@@ -266,6 +266,44 @@ Deno.test("a head after per-value operators picks its rows first, unless a value
   });
 });
 
+Deno.test("Zui's pages ({i:count(), v:this} | i > N | head M | yield v) read the first N+M values only", async () => {
+  await withLake(async (lake) => {
+    for (const order of ["asc", "desc"] as const) {
+      const p = keyedPool(lake, order, "ts", order);
+      // Overlapping objects: each holds every fourth key.
+      for (let part = 0; part < 4; part++) {
+        let text = "";
+        for (let i = part; i < 2000; i += 4) text += `{ts:${i},v:${i % 7},s:"x${i}"}\n`;
+        await loadText(lake, p, text);
+      }
+      for (const filter of ["", "v % 3 == 0 | ", '"x1" | ']) {
+        for (
+          const [cmp, n, m] of [[">", 0, 500], [">", 1000, 50], [">", 1990, 500], [">", 5000, 10], [
+            ">=",
+            10,
+            5,
+          ], [">=", 0, 3]] as const
+        ) {
+          const page = `{ i: count(), v: this} | i ${cmp} ${n} | head ${m} | yield v`;
+          const q = `from ${order} | ${filter}${page}`;
+          const { rows, cols } = await bothPaths(lake, q);
+          assert.deepEqual(cols.lines, rows.lines, q);
+          // The operators as they are, nothing pushed to the source.
+          const whole = await query(lake, `from ${order} | ${filter}fork (=> pass) | ${page}`);
+          assert.deepEqual(cols.lines, whole.lines, q);
+          if (filter === "" && n + m < 1000) {
+            assert.ok(cols.stats.bytesFetched < whole.stats.bytesFetched / 2, q);
+          }
+        }
+      }
+    }
+    assert.deepEqual(
+      await lines(lake, "from asc | {i:count(), v:this} | i > 1000 | head 2 | yield v"),
+      ['{ts:1000,v:6,s:"x1000"}', '{ts:1001,v:0,s:"x1001"}'],
+    );
+  });
+});
+
 Deno.test("put, rename and drop before a summary read only the fields used, with the same answers", async () => {
   await withLake(async (lake) => {
     const p = keyedPool(lake, "p", "k");
@@ -562,6 +600,11 @@ Deno.test("group keys computed from one field come from the columns, as from the
         "count() by n := len(s) | sort n",
         "count() by h := bucket(t, 1h) | sort h",
         "sum(len(_path)) by k := bucket(time(ts), 5m) | sort k",
+        // Zui's histogram: each row's type from its type index.
+        "ts != null | count() by time := bucket(time(ts), 1m), group := typeof(this) | sort time, group",
+        "count() by typeof(this) | sort this",
+        "s != null | count() by typeof(this), _path | sort this",
+        "max(s) by t := typeof(this) | sort t",
       ]
     ) {
       const { rows, cols } = await bothPaths(lake, `from p | ${q}`);
@@ -651,7 +694,7 @@ Deno.test("aggregates of an expression of fields come from their columns, as fro
     }
     // A summary the columns cannot feed (of whole values) reads only the rows the filter's columns pass.
     for (const [filter, fetched] of [['g=="zzz"', false], ['g=="a"', true]] as const) {
-      const q = `from p | ${filter} | count() by typeof(this) | sort this`;
+      const q = `from p | ${filter} | count() by k := len(this) | sort k`;
       const { rows, cols } = await bothPaths(lake, q);
       assert.deepEqual(cols.lines, rows.lines, q);
       assert.equal(cols.stats.bytesFetched > 0, fetched, q);

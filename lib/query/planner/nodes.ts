@@ -1,5 +1,5 @@
-// A question asked of every node of a syntax tree: whether any node (the
-// tree itself, or any below it) answers yes.
+// Questions the planner asks of syntax trees: whether any node (the tree
+// itself, or any below it) answers yes, and whether one is a plain count().
 
 import type * as ast from "../ast.ts";
 
@@ -21,4 +21,10 @@ export function anyNode(e: ast.AnyNode, pred: (n: ast.AnyNode) => boolean): bool
     }
   }
   return false;
+}
+
+/** Whether e is `count()` with no argument and no where clause. */
+export function isPlainCount(e: ast.Expr): boolean {
+  return (e.kind === "Agg" && e.name === "count" && e.expr === null && e.where === null) ||
+    (e.kind === "Call" && e.name === "count" && e.args.length === 0 && e.where === null);
 }

@@ -18,7 +18,8 @@ import type { VectorKey } from "../vector/derive.ts";
 import { exprFields } from "../compiler/demand.ts";
 import { DEFAULT_TOP_LIMIT } from "../ops/top.ts";
 import { inlinedParts, putField } from "./inline.ts";
-import { anyNode } from "./nodes.ts";
+import { anyNode, isPlainCount } from "./nodes.ts";
+import { pageLimit } from "./pages.ts";
 
 export type Pushdown =
   /** `count()`: the output field. */
@@ -158,6 +159,8 @@ export function planPushdown(
       return { pushdown: { kind: "head", limit: ops[1].count, cut }, rest: ops.slice(2) };
     }
   }
+  const page = pageLimit(ops, scope);
+  if (page !== null) return { pushdown: { kind: "head", limit: page, cut: null }, rest: ops };
   let k = 0;
   while (k < ops.length && perValue(ops[k])) k++;
   const after = ops[k];
@@ -285,11 +288,6 @@ function headCut(c: OpCompiler, op: ast.Op | undefined, scope: Scope): HeadCut |
   return { names, make: c.op(op, scope) };
 }
 
-function isPlainCount(e: ast.Expr): boolean {
-  return (e.kind === "Agg" && e.name === "count" && e.expr === null && e.where === null) ||
-    (e.kind === "Call" && e.name === "count" && e.args.length === 0 && e.where === null);
-}
-
 /** The output field of a lone `count()` (summarize, implied, or `n:=count()`), else null. */
 function countOf(op: ast.Op): string | null {
   const named = (a: ast.Assignment) =>
@@ -395,13 +393,19 @@ function vectorSummarize(
 }
 
 /**
- * A key's values from columns: a field path's, or an expression's of one
- * top-level field (derived from that field's values); null for any other
- * expression.
+ * A key's values from columns: a field path's, an expression's of one
+ * top-level field (derived from that field's values), or each row's type
+ * (`typeof(this)`); null for any other expression.
  */
 function columnExpr(c: OpCompiler, e: ast.Expr, scope: Scope): VectorKey | null {
   const p = c.exprs.path(e, scope);
   if (p !== undefined && p.length > 0) return { path: p, derive: null };
+  if (
+    e.kind === "Call" && e.name === "typeof" && e.args.length === 1 &&
+    c.exprs.path(e.args[0], scope)?.length === 0
+  ) {
+    return { path: [], derive: null, rowType: true };
+  }
   const fields = derivable(e, scope);
   if (fields === null || fields.length !== 1) return null;
   return { path: fields, derive: c.exprs.compile(e, scope), id: JSON.stringify(e) };

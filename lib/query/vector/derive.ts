@@ -35,6 +35,8 @@ export interface VectorKey {
   path: string[];
   derive: Expr | null;
   id?: string;
+  /** The type of the whole value, `typeof(this)` (path [], derive null): from each row's type. */
+  rowType?: boolean;
 }
 
 /** Per row a code, and the value of each code. */

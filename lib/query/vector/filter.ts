@@ -19,7 +19,7 @@ import type { Scope } from "../compiler/scope.ts";
 import { resolveType } from "../compiler/types.ts";
 import { type CompareOp, constBodyPredicate } from "../expr/compare.ts";
 import { globWalker, keywordWalker, literalWalker, regexpWalker } from "../expr/search.ts";
-import { TypeString, TypeType } from "../../zed/types.ts";
+import { TypeNull, TypeString, TypeType, typeUnder } from "../../zed/types.ts";
 import { Value } from "../../zed/value.ts";
 import type { ColumnarObject } from "./object.ts";
 import { EMPTY_RECORD } from "./paths.ts";
@@ -146,7 +146,33 @@ class FilterCompiler {
     if (paths.size === 0) return new ConstAtom(outcome(expr(EMPTY_RECORD), strict));
     if (paths.size > 1) return null;
     const path = JSON.parse([...paths][0]) as string[];
-    return new PathAtom(path, expr, this.comparison(e, path), strict);
+    return new PathAtom(path, expr, this.comparison(e, path), strict, this.typeOnly(e, path));
+  }
+
+  /**
+   * Whether e's outcome for a value of path depends only on the value's type
+   * (a column has one): `has(p)`, `missing(p)`, `is(p, <t>)`, `p==null`,
+   * `p!=null`, `typeof(p)==<t>`, `typeof(p)!=<t>`.
+   */
+  private typeOnly(e: ast.Expr, path: string[]): boolean {
+    const isPath = (x: ast.Expr) => {
+      const p = this.exprs.path(x, this.scope);
+      return p !== undefined && p.length === path.length && p.every((n, k) => n === path[k]);
+    };
+    const constant = (x: ast.Expr) => this.exprs.constValue(x, this.scope);
+    if (e.kind === "Call") {
+      if ((e.name === "has" || e.name === "missing") && e.args.length === 1) {
+        return isPath(e.args[0]);
+      }
+      return e.name === "is" && e.args.length === 2 && isPath(e.args[0]) &&
+        constant(e.args[1])?.type === TypeType;
+    }
+    if (e.kind !== "BinaryExpr" || (e.op !== "==" && e.op !== "!=")) return false;
+    const rhs = constant(e.rhs);
+    if (rhs === undefined) return false;
+    if (isPath(e.lhs)) return typeUnder(rhs.type) === TypeNull;
+    return e.lhs.kind === "Call" && e.lhs.name === "typeof" && e.lhs.args.length === 1 &&
+      isPath(e.lhs.args[0]) && rhs.type === TypeType;
   }
 
   /** For `path op constant` with a typed predicate (compare.ts path A): the predicate. */

@@ -124,7 +124,7 @@ export function groupRows(
     : null;
   if (only instanceof DictVector && sel === null && derive[0] === null) {
     if (sizesOnly) return dictGroupSizes(only, rows, args, wheres);
-    if (keep && keyValues[0].col === null) {
+    if (keep && keyValues[0].col === null && keyValues[0].refs.length === 1) {
       const g = o.fromColumn(keyValues[0].refs[0], "groups", () => {
         const all = groupRows(o, null, keyValues, derive, [], [], false, false)!;
         return new ColumnGroups(all.keys, all.rows, all.start);

@@ -69,6 +69,8 @@ export class PathAtom implements FilterNode {
     private expr: Expr,
     private cmp: Comparison | null,
     private strict: boolean,
+    /** The outcome for a value depends only on its type (has(p), p==null, is(p, <t>), …). */
+    private typeOnly = false,
   ) {}
 
   private missing = (): number => {
@@ -207,7 +209,21 @@ export class PathAtom implements FilterNode {
         return;
       }
     }
-    // Anything else: the expression per value (repeated values evaluated once).
+    if (this.typeOnly) {
+      // One type, so one outcome for every value: the first one's.
+      let valueCode = -1;
+      for (let i = 0; i < n; i++) {
+        const s = state[i];
+        if (s === VALUE) {
+          if (valueCode < 0) valueCode = this.outcomeOf(v.type, v.body(i), rec);
+          codes[i] = valueCode;
+        } else if (s === NULL_ROW) codes[i] = nullCode;
+      }
+      return;
+    }
+    // Anything else: the expression per value (repeated values evaluated once;
+    // not bigints, which a map hashes slowly, and of which a time column has
+    // as many as rows).
     const memo = new Map<Body, number>();
     for (let i = 0; i < n; i++) {
       const s = state[i];
@@ -217,16 +233,20 @@ export class PathAtom implements FilterNode {
       }
       if (s !== VALUE) continue;
       const b = v.body(i);
-      const key = typeof b === "object" ? undefined : b;
+      const key = typeof b === "object" || typeof b === "bigint" ? undefined : b;
       let c = key === undefined ? undefined : memo.get(key);
       if (c === undefined) {
-        c = cmp !== null
-          ? (cmp.pred(v.type, b) ? T : F)
-          : outcome(this.expr(rec.of(b)), this.strict);
+        c = this.outcomeOf(v.type, b, rec);
         if (key !== undefined && memo.size < 65536) memo.set(key, c);
       }
       codes[i] = c;
     }
+  }
+
+  /** The outcome for one value of the path. */
+  private outcomeOf(t: Type, b: Body, rec: PathRecord): number {
+    const cmp = this.cmp;
+    return cmp !== null ? (cmp.pred(t, b) ? T : F) : outcome(this.expr(rec.of(b)), this.strict);
   }
 }
 

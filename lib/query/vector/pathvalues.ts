@@ -4,8 +4,23 @@
 
 import { MISSING } from "../runtime/values.ts";
 import { Value } from "../../zed/value.ts";
-import { ABSENT, DictVector, NumberVector, VALUE, type Vector } from "../../zed/vector.ts";
-import { ID_DURATION, ID_TIME, isInteger, isNumber, Kind, typeUnder } from "../../zed/types.ts";
+import {
+  ABSENT,
+  BodyVector,
+  DictVector,
+  NumberVector,
+  VALUE,
+  type Vector,
+} from "../../zed/vector.ts";
+import {
+  ID_DURATION,
+  ID_TIME,
+  isInteger,
+  isNumber,
+  Kind,
+  TypeType,
+  typeUnder,
+} from "../../zed/types.ts";
 import { typeId } from "../expr/coerce.ts";
 import type { TypeIndex } from "./codes.ts";
 import type { ColumnarObject, ColumnRef } from "./object.ts";
@@ -153,4 +168,20 @@ export async function pathValues(
     else for (let i = 0; i < o.rows; i++) col[i] = perType[types[i]];
   }
   return pv;
+}
+
+/**
+ * Each row's type as a value (what `typeof(this)` gives it): a dictionary
+ * vector whose entries are the object's types and whose index is each row's
+ * type index.
+ */
+export function rowTypeValues(o: ColumnarObject, types: TypeIndex): PathValues {
+  const n = o.rows, nt = o.types.length;
+  const index = new Int32Array(n);
+  if (types !== null) index.set(types);
+  const entries = new BodyVector(TypeType, new Uint8Array(nt).fill(VALUE), o.types);
+  return new PathValues(
+    [new DictVector(TypeType, new Uint8Array(n).fill(VALUE), index, entries)],
+    n,
+  );
 }

@@ -21,7 +21,7 @@ import { DerivedArg, Deriver, type VectorKey } from "./derive.ts";
 import { type KeyOrder, mergeRows, RunKeys } from "./keymerge.ts";
 import { groupKey } from "../aggregates/value-key.ts";
 import { groupRows, oneGroup, type PreparedGroups } from "./grouping.ts";
-import { type ArgValues, type PathValues, pathValues } from "./pathvalues.ts";
+import { type ArgValues, type PathValues, pathValues, rowTypeValues } from "./pathvalues.ts";
 
 export type { PreparedGroups };
 
@@ -111,7 +111,7 @@ export class VectorSummarize {
     const types = await o.typeIndex();
     const keyValues: PathValues[] = [];
     for (const k of this.keys) {
-      const pv = await pathValues(o, types, k.path);
+      const pv = k.rowType === true ? rowTypeValues(o, types) : await pathValues(o, types, k.path);
       if (pv === null) return null;
       keyValues.push(pv);
     }
