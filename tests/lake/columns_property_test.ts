@@ -75,6 +75,7 @@ const CONSUMERS: [string, boolean][] = [
   ["count() by _path", true],
   ["count() by proto, qtype_name", true],
   ["count() by typeof(this), _path", true],
+  ['min(this["id.orig_p"]), m:=max(n) by _path', true],
   ['sum(this["id.orig_p"]) by proto', true],
   ["avg(rtt) by qtype_name", true],
   ["min(ts), max(ts) by _path", true],

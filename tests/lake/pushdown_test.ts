@@ -619,6 +619,49 @@ Deno.test("group keys computed from one field come from the columns, as from the
   });
 });
 
+Deno.test("min and max of integers and times from columns: exact past 2^53, nulls, absent rows", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "k");
+    // Times a nanosecond apart share a double; big int64s too.
+    const base = "2018-03-24T17:15:21.1234567";
+    let text = "";
+    for (let i = 0; i < 300; i++) {
+      const t = `${base}${String(10 + ((i * 37) % 90)).padStart(2, "0")}Z`;
+      const n = `${9007199254740993n + BigInt((i * 53) % 101)}`;
+      const g = ["a", "b", "c"][i % 3];
+      text += i % 11 === 0
+        ? `{k:${i},g:"${g}"}\n` // no t, no n
+        : i % 7 === 0
+        ? `{k:${i},g:"${g}",t:null(time),n:null(int64),u:${i}(uint64)}\n`
+        : `{k:${i},g:"${g}",t:${t},n:${n},u:${i * 1000}(uint64)}\n`;
+    }
+    text += '{k:1000,g:"only nulls",t:null(time),n:null(int64)}\n{k:1001,g:"none"}\n';
+    await loadText(lake, p, text);
+    for (
+      const q of [
+        "min(t), max(t)",
+        "min(n), max(n)",
+        "a:=min(t), b:=max(t), c:=min(n), d:=max(n), e:=min(u), f:=max(u) by g | sort g",
+        "max(u) by g | sort g",
+      ]
+    ) {
+      const { rows, cols } = await bothPaths(lake, `from p | ${q}`);
+      assert.deepEqual(cols.lines, rows.lines, q);
+      assert.equal(cols.stats.bytesFetched, 0, `${q}: from columns`);
+    }
+    assert.deepEqual(await lines(lake, "from p | min(t), max(t)"), [
+      `{min:${base}1Z,max:${base}99Z}`, // (a trailing zero is not written)
+    ]);
+    assert.deepEqual(await lines(lake, "from p | min(n), max(n)"), [
+      "{min:9007199254740993,max:9007199254741093}",
+    ]);
+    assert.deepEqual(
+      await lines(lake, 'from p | g=="only nulls" or g=="none" | min(t), max(n) by g | sort g'),
+      ['{g:"none",min:null,max:null}', '{g:"only nulls",min:null(time),max:null(int64)}'],
+    );
+  });
+});
+
 Deno.test("aggregates of an expression of fields come from their columns, as from the rows", async () => {
   await withLake(async (lake) => {
     const p = keyedPool(lake, "p", "ts", "asc");

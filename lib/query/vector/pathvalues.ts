@@ -25,6 +25,7 @@ import { typeId } from "../expr/coerce.ts";
 import type { TypeIndex } from "./codes.ts";
 import type { ColumnarObject, ColumnRef } from "./object.ts";
 import { lookupPath } from "./paths.ts";
+import { integerColumn } from "./extreme.ts";
 
 /** An aggregate's argument over an object's rows, as summarize.ts feeds it. */
 export interface ArgValues {
@@ -36,6 +37,8 @@ export interface ArgValues {
   value(i: number): Value;
   /** Its values as one column of numbers (exact as doubles), or null. */
   numbers(): NumberVector | null;
+  /** Its values as one column of integers, times or durations (any magnitude), or null. */
+  integers(): NumberVector | null;
   /**
    * For integers only (ints, times, durations): the sum of their
    * magnitudes (integers sum exactly below 2^53, in any order); else null.
@@ -80,6 +83,11 @@ export class PathValues implements ArgValues {
     }
     return this.nums;
   }
+  integers(): NumberVector | null {
+    const v = this.col === null && this.vectors.length === 1 ? this.vectors[0] : null;
+    return v instanceof NumberVector && integerColumn(v) ? v : null;
+  }
+
   /** numbers(), once worked out (a merged group asks for each run of its rows). */
   private nums: NumberVector | null | undefined = undefined;
 

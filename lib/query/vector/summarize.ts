@@ -22,8 +22,12 @@ import { type KeyOrder, mergeRows, RunKeys } from "./keymerge.ts";
 import { groupKey } from "../aggregates/value-key.ts";
 import { groupRows, oneGroup, type PreparedGroups } from "./grouping.ts";
 import { type ArgValues, type PathValues, pathValues, rowTypeValues } from "./pathvalues.ts";
+import { extremeValue } from "./extreme.ts";
 
 export type { PreparedGroups };
+
+/** A min or max, which integers feed with their extreme (extreme.ts). */
+const MIN = -1, MAX = 1;
 
 /**
  * An aggregate over columns: its argument — a path's values, or an
@@ -67,7 +71,13 @@ export class VectorSummarize {
     private recordsOnly = false,
   ) {
     this.derivers = keys.map(Deriver.of);
+    this.extremes = aggs.map((a) =>
+      a.path === null ? 0 : a.name === "min" ? MIN : a.name === "max" ? MAX : 0
+    );
   }
+
+  /** Per aggregate: MIN or MAX for a min or max of a field, else 0. */
+  private extremes: number[];
 
   /** Whether some aggregate depends on the order of its values. */
   get orderSensitive(): boolean {
@@ -176,7 +186,7 @@ export class VectorSummarize {
         }
         continue;
       }
-      for (let j = 0; j < nAggs; j++) feedRange(op, aggs, j, p, a0, a1);
+      for (let j = 0; j < nAggs; j++) feedRange(op, aggs, j, p, a0, a1, this.extremes[j]);
     }
     op.checkBudget();
   }
@@ -242,7 +252,8 @@ export class VectorSummarize {
       if (aggs === null) continue;
       for (let j = 0; j < this.aggs.length; j++) {
         for (let t = 0; t < order.length; t += 3) {
-          feedRange(op, aggs, j, run[parts[order[t]].k].p, order[t + 1], order[t + 2]);
+          const p = run[parts[order[t]].k].p;
+          feedRange(op, aggs, j, p, order[t + 1], order[t + 2], this.extremes[j]);
         }
       }
     }
@@ -251,7 +262,10 @@ export class VectorSummarize {
   }
 }
 
-/** Feeds an object's rows rows[a0, a1) to aggregate j of a group, in that order. */
+/**
+ * Feeds an object's rows rows[a0, a1) to aggregate j of a group, in that
+ * order; a min or max (extreme: MIN or MAX) of integers only their extreme.
+ */
 function feedRange(
   op: Summarize,
   aggs: Aggregator[],
@@ -259,10 +273,17 @@ function feedRange(
   p: PreparedGroups,
   a0: number,
   a1: number,
+  extreme: number,
 ): void {
   const arg = p.args[j], where = p.wheres[j];
   if (arg === null && where === null) {
     countInto(op, aggs, j, a1 - a0);
+    return;
+  }
+  const ints = extreme !== 0 && where === null ? arg!.integers() : null;
+  if (ints !== null) {
+    const v = extremeValue(ints, p.rows, a0, a1, extreme === MAX);
+    if (v !== null) op.feed(aggs, j, v);
     return;
   }
   const nums = where === null ? arg?.numbers() ?? null : null;
