@@ -232,6 +232,26 @@ Deno.test("csv writer: null records and empty records", async () => {
   assert.deepEqual(await csvOf(["{}", "{}"]), { out: "\n\n\n" });
 });
 
+Deno.test("csv writer: runs of empty cells, as a fused record's rows have them", async () => {
+  const t = "{a:int64,b:string,c:int64,d:string,e:int64}";
+  assert.deepEqual(
+    await csvOf([
+      `{a:1,b:null,c:null,d:null,e:2}(${t})`,
+      `{a:null,b:null,c:null,d:null,e:null}(${t})`,
+      `{a:null,b:"x",c:null,d:"",e:null}(${t})`,
+      `{a:1,b:"",c:3,d:null,e:null}(${t})`,
+    ]),
+    { out: "a,b,c,d,e\n1,,,,2\n,,,,\n,x,,,\n1,,3,,\n" },
+  );
+  // As many empty cells as a wide fused record has.
+  const names = Array.from({ length: 300 }, (_, i) => `f${i}`);
+  const row = `{${names.map((n, i) => `${n}:${i % 97 === 5 ? i : "null(int64)"}`).join(",")}}`;
+  const cells = names.map((_, i) => i % 97 === 5 ? String(i) : "");
+  assert.deepEqual(await csvOf([row, row]), {
+    out: `${names.join(",")}\n${cells.join(",")}\n${cells.join(",")}\n`,
+  });
+});
+
 Deno.test("csv writer: Go encoding/csv quoting", () => {
   const cases: [string, string][] = [
     ["", ""],

@@ -53,6 +53,14 @@ function cellFormat(t: Type): CellFormat {
   return (b) => formatPrimitive(id, b);
 }
 
+/** Runs of commas, by length. */
+const COMMAS: string[] = [""];
+
+function commasOf(n: number): string {
+  while (COMMAS.length <= n) COMMAS.push(COMMAS[COMMAS.length - 1] + ",");
+  return COMMAS[n];
+}
+
 export class CsvWriter implements ValueWriter {
   private out: TextSink;
   /** The header's record type; every later record must flatten to it. */
@@ -93,14 +101,19 @@ export class CsvWriter implements ValueWriter {
     // A null record that was already flat has no cells at all.
     const body = flat.body as Body[] | null;
     if (body === null) return header + "\n";
+    // Commas for a run of empty cells are added at once: a fused record's
+    // rows are mostly empty cells, and a string of one piece per comma is
+    // slow to build and to join.
     const formats = this.formats;
-    let s = "";
+    let s = header, commas = 0;
     for (let i = 0; i < body.length; i++) {
-      if (i > 0) s += ",";
+      if (i > 0) commas++;
       const b = body[i];
-      if (b !== null) s += quoteCsvField(formats[i](b));
+      if (b === null) continue;
+      s += commasOf(commas) + quoteCsvField(formats[i](b));
+      commas = 0;
     }
-    return header + s + "\n";
+    return s + commasOf(commas) + "\n";
   }
 
   private line(cells: string[]): string {
