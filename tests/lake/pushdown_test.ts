@@ -276,7 +276,18 @@ Deno.test("Zui's pages ({i:count(), v:this} | i > N | head M | yield v) read the
         for (let i = part; i < 2000; i += 4) text += `{ts:${i},v:${i % 7},s:"x${i}"}\n`;
         await loadText(lake, p, text);
       }
-      for (const filter of ["", "v % 3 == 0 | ", '"x1" | ']) {
+      for (
+        const filter of [
+          "",
+          "v % 3 == 0 | ",
+          '"x1" | ',
+          // A sort or a fuse before the page gives it its first N+M values only.
+          "sort -r v | ",
+          `sort ${order === "asc" ? "-r " : ""}ts | `,
+          "sort s | ",
+          "fuse | ",
+        ]
+      ) {
         for (
           const [cmp, n, m] of [[">", 0, 500], [">", 1000, 50], [">", 1990, 500], [">", 5000, 10], [
             ">=",
@@ -288,10 +299,13 @@ Deno.test("Zui's pages ({i:count(), v:this} | i > N | head M | yield v) read the
           const q = `from ${order} | ${filter}${page}`;
           const { rows, cols } = await bothPaths(lake, q);
           assert.deepEqual(cols.lines, rows.lines, q);
-          // The operators as they are, nothing pushed to the source.
-          const whole = await query(lake, `from ${order} | ${filter}fork (=> pass) | ${page}`);
+          // The operators as they are, nothing pushed to the source nor kept short.
+          const whole = await query(
+            lake,
+            `from ${order} | fork (=> pass) | ${filter}pass | ${page}`,
+          );
           assert.deepEqual(cols.lines, whole.lines, q);
-          if (filter === "" && n + m < 1000) {
+          if ((filter === "" || filter.startsWith("sort -r v")) && n + m < 1000) {
             assert.ok(cols.stats.bytesFetched < whole.stats.bytesFetched / 2, q);
           }
         }

@@ -4,6 +4,10 @@ import { SortHead } from "../../lib/query/ops/sorthead.ts";
 import type { Expr } from "../../lib/query/runtime/expr.ts";
 import { f, run, runBoth } from "./ops_helpers.ts";
 import { lines as queryLines } from "./helpers.ts";
+import { parseQuery } from "../../lib/query/parser/parse.ts";
+import type * as ast from "../../lib/query/ast.ts";
+import { Scope } from "../../lib/query/compiler/scope.ts";
+import { leadingValues } from "../../lib/query/planner/pages.ts";
 
 /** A small seeded generator (the same cases every run). */
 function rng(seed: number): () => number {
@@ -74,4 +78,41 @@ Deno.test("sort with a short head: no keys guesses the key from the first value"
   );
   // A head past the bound is the full sort's.
   assert.deepEqual(await queryLines("sort a | head 20000", text), await queryLines("sort a", text));
+});
+
+Deno.test("a sort or a fuse before Zui's page keeps only the page's first N+M values", async () => {
+  const r = rng(11);
+  const text = input(r, 300, ["int", "float", "null", "missing"]) +
+    '\n{other:1,i:1000}\n{k:2,other:"x",i:1001}';
+  for (const before of ["sort k", "sort -r k, j", "sort j", "fuse", "sort -r k | fuse"]) {
+    for (const [cmp, n, m] of [[">", 0, 5], [">", 40, 7], [">=", 290, 20], [">", 400, 3]]) {
+      const page = `{i:count(), v:this} | i ${cmp} ${n} | head ${m} | yield v`;
+      // With `pass` between, the page is not seen and every value is kept.
+      assert.deepEqual(
+        await queryLines(`${before} | ${page}`, text),
+        await queryLines(`${before} | pass | ${page}`, text),
+        `${before} | ${page}`,
+      );
+    }
+  }
+});
+
+Deno.test("how many first values decide what follows: a head's count, a page's N+M", () => {
+  const ops = (q: string) => (parseQuery(q) as { ops: ast.Op[] }).ops;
+  const scope = new Scope();
+  assert.equal(leadingValues(ops("head 7 | pass"), scope), 7);
+  assert.equal(leadingValues(ops("head"), scope), 1);
+  assert.equal(
+    leadingValues(ops("{i:count(), v:this} | i > 1000 | head 500 | yield v"), scope),
+    1500,
+  );
+  assert.equal(leadingValues(ops("yield {n:count(), v:this} | n >= 10 | head 5"), scope), 14);
+  assert.equal(leadingValues(ops("{i:count(), v:this} | i >= 0 | head 5"), scope), 5);
+  // Not pages: another aggregate, a non-constant bound, another field, a head missing.
+  assert.equal(leadingValues(ops("{i:sum(x), v:this} | i > 10 | head 5"), scope), null);
+  assert.equal(leadingValues(ops("{i:count(), v:this} | i > x | head 5"), scope), null);
+  assert.equal(leadingValues(ops("{i:count(), v:this} | v > 10 | head 5"), scope), null);
+  assert.equal(leadingValues(ops("{i:count(), v:this} | i > 10 | tail 5"), scope), null);
+  assert.equal(leadingValues(ops("{i:count(), v:this, w:count()} | i > 1 | head 5"), scope), null);
+  assert.equal(leadingValues(ops("pass | head 5"), scope), null);
 });

@@ -9,6 +9,7 @@ import type * as ast from "../ast.ts";
 import { Cut } from "../ops/cut.ts";
 import { Drop } from "../ops/drop.ts";
 import { Fuse } from "../ops/fuse.ts";
+import { leadingValues } from "../planner/pages.ts";
 import { SORT_HEAD_MAX, SortHead } from "../ops/sorthead.ts";
 import { Head } from "../ops/head.ts";
 import type { Assignment } from "../ops/paths.ts";
@@ -162,9 +163,11 @@ export class OpCompiler {
       }
       if (op.kind === "Join") throw invalid("join requires two upstream parallel query paths");
       if (op.kind === "Merge") throw invalid("merge: multiple upstream paths required");
-      if (op.kind === "Sort" && following?.kind === "Head") {
-        // A short head: the sort keeps only the values that come first.
-        const keep = following.count || 1;
+      const keep = op.kind === "Sort" || op.kind === "Fuse"
+        ? leadingValues(ops.slice(i + 1), scope)
+        : null;
+      if (op.kind === "Sort" && keep !== null) {
+        // A short head (or page): the sort keeps only the values that come first.
         if (keep <= SORT_HEAD_MAX) {
           const keys = (op.args ?? []).map((e) => this.exprs.compile(e, scope));
           const opts = { reverse: op.order === "desc", nullsFirst: op.nullsfirst };
@@ -172,9 +175,8 @@ export class OpCompiler {
           continue;
         }
       }
-      if (op.kind === "Fuse" && following?.kind === "Head") {
-        // The head's values are all the fuse keeps (the others give it their types).
-        const keep = following.count || 1;
+      if (op.kind === "Fuse" && keep !== null) {
+        // The head's (or page's) values are all the fuse keeps (the others give it their types).
         factories.push((next) => new Fuse(next, keep));
         continue;
       }

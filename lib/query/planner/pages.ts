@@ -1,12 +1,23 @@
 // Zui asks for a page of results as `{i:count(), v:this} | i > N | head M |
 // yield v`: values N+1 to N+M of its input, numbered by a running count. They
-// depend on the input's first N+M values alone, so the source need give no
-// more than those: a head of N+M (taken from columns where it can be), with
-// the whole chain kept after it to number, pick and unwrap them.
+// depend on the input's first N+M values alone, so what comes before need give
+// no more than those: a pool source a head of N+M (taken from columns where
+// it can be), a sort or a fuse only its first N+M values (as before a head),
+// with the whole chain kept after it to number, pick and unwrap them.
 
 import type * as ast from "../ast.ts";
 import type { Scope } from "../compiler/scope.ts";
 import { isPlainCount } from "./nodes.ts";
+
+/**
+ * How many of their input's first values decide ops that begin with a head
+ * (its count) or a page (N+M); null when any value may.
+ */
+export function leadingValues(ops: readonly ast.Op[], scope: Scope): number | null {
+  const first = ops[0];
+  if (first?.kind === "Head") return first.count || 1;
+  return pageLimit(ops, scope);
+}
 
 /** How many values of their input decide ops that begin by taking a page of it; else null. */
 export function pageLimit(ops: readonly ast.Op[], scope: Scope): number | null {
@@ -47,4 +58,9 @@ function countField(op: ast.Op | undefined): string | null {
     counter = f.name;
   }
   return counter;
+}
+
+/** A head of a page's N+M values, for operators that run in place of a source's sort. */
+export function pageHead(count: number): ast.Op {
+  return { kind: "Head", count };
 }

@@ -19,7 +19,7 @@ import { exprFields } from "../compiler/demand.ts";
 import { DEFAULT_TOP_LIMIT } from "../ops/top.ts";
 import { inlinedParts, putField } from "./inline.ts";
 import { anyNode, isPlainCount } from "./nodes.ts";
-import { pageLimit } from "./pages.ts";
+import { pageHead, pageLimit } from "./pages.ts";
 
 export type Pushdown =
   /** `count()`: the output field. */
@@ -246,8 +246,11 @@ export function planPushdown(
   const sort = ops[at];
   if (sort.kind === "Sort" && sort.args?.length === 1) {
     const next = ops[at + 1];
-    const limit = next?.kind === "Head" ? next.count : null;
-    const taken = at + (limit === null ? 1 : 2);
+    // A page after the sort needs its first N+M values, as a head would.
+    const page = next?.kind === "Head" ? null : pageLimit(ops.slice(at + 1), scope);
+    const limit = next?.kind === "Head" ? next.count : page;
+    const taken = at + (limit === null || page !== null ? 1 : 2);
+    const through = page === null ? ops.slice(0, taken) : [...ops.slice(0, taken), pageHead(page)];
     const path = fieldPathOf(sort.args[0]);
     const byField = path !== null && path.length > 0 && !mentionsBound(sort, scope);
     let derive: SortDerive | undefined = undefined;
@@ -267,7 +270,7 @@ export function planPushdown(
         reverse: sort.order === "desc",
         nullsFirst: sort.nullsfirst,
         limit,
-        make: c.chain(ops.slice(0, taken), scope),
+        make: c.chain(through, scope),
         cut: cut ?? undefined,
       },
       rest: ops.slice(taken),
