@@ -40,6 +40,8 @@ export interface CountPlan {
   /** Keys outside this range cannot match. */
   range: KeyRange | null;
   filter: Expr | null;
+  /** `where` filters folded after the filter (ScanOptions.thens). */
+  thens?: readonly Expr[] | null;
   vector: VectorFilter | null;
   /** The fields the filter reads (the others need not be decoded), or null for all. */
   fields: string[] | null;
@@ -162,13 +164,14 @@ export class CountScan implements ValueReader, ShareableScan {
       stats.objectsRead++;
       count += found.count;
       countObjectRead(stats, o);
-      stats.recordsMatched += found.count;
-      stats.bytesMatched += found.bytes;
+      stats.recordsMatched += found.matched.count;
+      stats.bytesMatched += found.matched.bytes;
     }
     if (rows.length > 0) {
       const scan = new PoolScan(this.lake, this.pool, this.key, rows, {
         range,
         filter,
+        thens: this.plan.thens,
         fields: this.plan.fields,
         ordered: false,
         stats,

@@ -33,6 +33,8 @@ export interface HeadPlan {
   limit: number;
   range: KeyRange | null;
   filter: Expr | null;
+  /** `where` filters folded after the filter (ScanOptions.thens). */
+  thens?: readonly Expr[] | null;
   vector: VectorFilter | null;
   /** The top-level fields the query reads, or null for all. */
   fields: string[] | null;
@@ -88,9 +90,15 @@ export class HeadScan implements ValueReader {
         const scan = new PoolScan(this.lake, this.pool, this.key, runs.slice(k).flat(), {
           range,
           filter: this.plan.filter,
+          thens: this.plan.thens,
           fields: this.plan.fields,
           ordered: true,
           stats: this.stats,
+          // Objects whose columns can select their rows still read only those.
+          vector: this.plan.vector === null ? undefined : {
+            filter: this.plan.vector,
+            columns: (o) => openColumns(this.lake, this.pool.id, o),
+          },
         });
         const first = new LimitReader(scan, limit - out.length);
         const cut = this.plan.cut;

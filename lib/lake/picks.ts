@@ -246,12 +246,24 @@ export async function countWholeRead(
     const o = live[i], sel = sels[i];
     stats.objectsRead++;
     countObjectRead(stats, o);
-    if (sel === null || sel.all) {
-      stats.recordsMatched += o.count;
-      stats.bytesMatched += o.bytes;
-    } else {
-      stats.recordsMatched += sel.count;
-      stats.bytesMatched += await cols[i].selectedBytes(sel.rows);
-    }
+    const [count, bytes] = await matchedOf(o, cols[i], sel);
+    stats.recordsMatched += count;
+    stats.bytesMatched += bytes;
   }
+}
+
+/**
+ * What QueryStats count as matched of an object whose rows a selection
+ * passes (null: all): the rows of the lifted filter (where filters folded
+ * after it narrowed them, its own rows), and their size.
+ */
+export async function matchedOf(
+  o: DataObject,
+  cols: ObjectColumns,
+  sel: Selection | null,
+): Promise<[number, number]> {
+  if (sel === null || sel.all) return [o.count, o.bytes];
+  const rows = sel.lifted ?? sel.rows;
+  const count = sel.lifted === undefined ? sel.count : rows.reduce((n, c) => n + c, 0);
+  return [count, await cols.selectedBytes(rows)];
 }

@@ -75,7 +75,11 @@ export class PoolReading {
     const range = f !== null && f.fieldsOnly ? keyRange(f.ast, this.key.path) : null;
     this.range = intersectRanges(range, this.bounds);
     this.vector = this.bounds === null && useColumns() ? f?.vector ?? null : null;
+    this.thens = f?.thens ?? null;
   }
+
+  /** The `where` filters folded after the filter (SourcePlan), or null. */
+  private thens: Expr[] | null;
 
   open(): ValueReader {
     const p = this.plan.pushdown;
@@ -95,6 +99,7 @@ export class PoolReading {
             orderFree: p.orderFree,
             range: this.range,
             filter: this.pred,
+            thens: this.thens,
             vectorFilter: this.vector,
             fields: this.plan.fields,
           },
@@ -144,6 +149,7 @@ export class PoolReading {
       limit: n,
       range: this.range,
       filter: this.pred,
+      thens: this.thens,
       vector: this.vector,
       fields: this.plan.fields,
       cut,
@@ -179,6 +185,7 @@ export class PoolReading {
     const opts: ScanOptions = {
       range: this.range,
       filter: this.pred,
+      thens: this.thens,
       fields: plan.fields,
       ordered,
       stats: this.stats,
@@ -207,7 +214,7 @@ export class PoolReading {
     // The filter passes exactly the keys of a range (or everything), so metadata can count.
     let exact: KeyRange | null | undefined = undefined;
     if (f === null) exact = this.bounds;
-    else if (f.fieldsOnly && this.bounds === null) {
+    else if (f.fieldsOnly && this.bounds === null && this.thens === null) {
       exact = exactKeyRange(f.ast, this.key.path) ?? undefined;
     }
     return new CountScan(
@@ -219,6 +226,7 @@ export class PoolReading {
         exact,
         range: this.range,
         filter: this.pred,
+        thens: this.thens,
         vector: this.vector,
         fields: this.plan.fields,
       },
@@ -240,7 +248,8 @@ export class PoolReading {
         // The pool's own order.
         return p.limit === null ? this.scan(true) : this.head(p.limit);
       }
-      if (p.limit !== null && p.limit > 0 && this.bounds === null) {
+      // (Not past folded filters: a value they make an error of has no key.)
+      if (p.limit !== null && p.limit > 0 && this.bounds === null && this.thens === null) {
         return new TopKReader(this, p.make, async () => {
           const topk = this.topK(p);
           const first = await topk.read();

@@ -8,7 +8,7 @@
 // the streams holding those rows are then read), else value by value.
 
 import type { ValueReader } from "../formats/io.ts";
-import type { Expr, VectorFilter } from "../query/mod.ts";
+import { type Expr, throughFilters, type VectorFilter } from "../query/mod.ts";
 import type { Batch, Value } from "../zed/value.ts";
 import type { Lake } from "./lake.ts";
 import type { ObjectColumns } from "./columns/mod.ts";
@@ -68,6 +68,12 @@ export interface ScanOptions {
   range: KeyRange | null;
   /** Applied to every value read, as `where` would. */
   filter: Expr | null;
+  /**
+   * `where` filters folded into the source after its filter (SourcePlan):
+   * the values it passes go through them, in pool order, as through their
+   * operators.
+   */
+  thens?: readonly Expr[] | null;
   /** Top-level fields to decode (others read as null); null for all. */
   fields?: string[] | null;
   /** False when the consumer does not care about order: overlapping objects are not merged. */
@@ -160,10 +166,24 @@ export class PoolScan implements ValueReader {
         last = i;
       }
     }
+    // Matched: what the lifted filter passes. Where later filters narrowed
+    // the rows (Selection.lifted), the rows they dropped count here, the
+    // rows read count as they are decoded (ObjectStream).
+    const lifted = sel.lifted;
+    if (lifted !== undefined) {
+      const sizes = await cols!.sizes();
+      for (let i = p.firstRow; i < end; i++) {
+        if (lifted[i] !== 1) continue;
+        this.stats.recordsMatched++;
+        if (rows[i] !== 1) this.stats.bytesMatched += sizes[i];
+      }
+    }
     if (first < 0) return null;
-    let matched = 0;
-    for (let i = first; i <= last; i++) matched += rows[i];
-    this.stats.recordsMatched += matched;
+    if (lifted === undefined) {
+      let matched = 0;
+      for (let i = first; i <= last; i++) matched += rows[i];
+      this.stats.recordsMatched += matched;
+    }
     if (entries.length === 0) return { ...p, rows };
     const narrowed = streamsPart(o, entries, recordStreams(entries, [first, last]));
     return { ...narrowed, rows };
@@ -207,11 +227,16 @@ export class PoolScan implements ValueReader {
             this.key,
           );
       }
-      const batch = await this.current.next();
+      let batch = await this.current.next();
       if (batch === null) {
         await this.current.close();
         this.current = null;
         continue;
+      }
+      const thens = this.opts.thens;
+      if (thens != null && thens.length > 0) {
+        batch = throughFilters(batch, thens);
+        if (batch.length === 0) continue;
       }
       return batch;
     }

@@ -32,6 +32,7 @@ import type { DataObject } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
 import { type KeyRange, spanMayMatch } from "./prune.ts";
+import { matchedOf } from "./picks.ts";
 import {
   countObjectRead,
   groupOverlapping,
@@ -57,6 +58,8 @@ export interface SummarizePlan {
   orderFree: boolean;
   range: KeyRange | null;
   filter: Expr | null;
+  /** `where` filters folded after the filter (ScanOptions.thens). */
+  thens?: readonly Expr[] | null;
   vectorFilter: VectorFilter | null;
   fields: string[] | null;
 }
@@ -178,7 +181,7 @@ export class SummarizeScan implements ValueReader, ShareableScan {
         const sel = await vf.select(cols);
         if (sel === null) return false;
         rows = sel.all ? null : sel.rows;
-        matched.push([sel.count, sel.all ? o.bytes : await cols.selectedBytes(rows)]);
+        matched.push(await matchedOf(o, cols, sel));
       } else matched.push([o.count, o.bytes]);
       const p = await vs.prepare(cols, rows);
       if (p === null) return false;
@@ -205,6 +208,7 @@ export class SummarizeScan implements ValueReader, ShareableScan {
     const scan = new PoolScan(this.lake, this.pool, this.key, run, {
       range: this.plan.range,
       filter: this.plan.filter,
+      thens: this.plan.thens,
       fields: this.plan.fields,
       ordered: !this.plan.orderFree,
       stats,

@@ -45,7 +45,7 @@ export { Collector, type Op, type OpFactory } from "./runtime/op.ts";
 export { BatchesReader, LimitReader, OpReader } from "./runtime/opreader.ts";
 export { buildPausing, enterWork, maybeYield, shareEventLoop } from "./runtime/turns.ts";
 export { FALSE, isError, isMissing, isQuiet, MISSING, NULL, TRUE } from "./runtime/values.ts";
-export { filterOne, scanKeeps } from "./ops/where.ts";
+export { filterOne, scanKeeps, throughFilters } from "./ops/where.ts";
 export { Summarize } from "./ops/summarize.ts";
 export { NotRecordable } from "./aggregates/recorder.ts";
 export { compileFieldPath } from "./expr/access.ts";

@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import { setUseColumns } from "../../lib/lake/sources.ts";
 import { setQueryMemory, threadMemoryHeld } from "../../lib/query/mod.ts";
 import type { Lake } from "../../lib/lake/lake.ts";
-import { clearColumnCache, columnCache } from "../../lib/lake/columns/mod.ts";
+import { clearColumnCache, columnCache, openColumns } from "../../lib/lake/columns/mod.ts";
+import { tipObjects } from "../../lib/lake/objects.ts";
+import { compileQuery } from "../../lib/query/mod.ts";
 import { agreed, keyedPool, lines, loadText, query, range, records, withLake } from "./helpers.ts";
 
 /** A query's results and stats read by rows only, then with columns. */
@@ -489,6 +491,116 @@ Deno.test("QueryStats count what a query covers, the same from columns as from r
       for (const k of ["recordsRead", "bytesRead", "recordsMatched", "bytesMatched"] as const) {
         assert.equal(cols[k], rows[k], `${q}: ${k}`);
       }
+    }
+  });
+});
+
+Deno.test("where filters after the lifted one narrow its rows by columns; errors stay the operator's", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "ts", "asc");
+    for (let part = 0; part < 3; part++) {
+      let text = "";
+      for (let i = part; i < 600; i += 3) {
+        text += i % 10 === 0
+          ? `{ts:${i},kind:"other",n:${i % 5}}\n` // no s: errors and missing for what reads it
+          : `{ts:${i},kind:"${i % 2 === 0 ? "even" : "odd"}",s:"v${i % 7}",n:${i % 5},b:${
+            i % 3 === 0
+          }(=flag)}\n`;
+      }
+      await loadText(lake, p, text);
+    }
+    for (
+      const chain of [
+        'kind=="even" | s=="v3"',
+        'kind=="even" | s=="v3" | n > 1',
+        'kind=="odd" | "v2"',
+        'n > 2 | s > "v4"',
+        'kind!="even" | len(s) > 1', // errors where s is missing: the operator emits them
+        "n == 1 | b", // a named bool passes a where, not a lifted filter
+        "n == 1 | n", // not a bool: an error per row
+        'kind=="even" | nosuch == "x"',
+        'kind=="odd" | s=="v1" or len(s) > 5',
+        'this.kind=="even" | s=="v3"', // a lifted filter without columns
+        'ts < 300 | s=="v1"', // a key range, then another filter
+      ]
+    ) {
+      for (
+        const after of [
+          "",
+          " | count()",
+          " | sort -r n, ts | head 7",
+          " | head 3",
+          " | sort -r ts | head 4",
+          " | tail 3",
+          " | count() by s | sort s",
+        ]
+      ) {
+        const q = `from p | ${chain}${after}`;
+        const { rows, cols } = await bothPaths(lake, q);
+        assert.deepEqual(cols.lines, rows.lines, q);
+        // (A head reads fewer values from columns than from rows.)
+        for (const k of ["recordsRead", "bytesRead", "recordsMatched", "bytesMatched"] as const) {
+          if (!after.includes("head")) assert.equal(cols.stats[k], rows.stats[k], `${q}: ${k}`);
+        }
+        // The operators as they are, nothing lifted.
+        assert.deepEqual(cols.lines, await lines(lake, `from p | pass | ${chain}${after}`), q);
+      }
+    }
+    const ranged = 'from p range 10 to 400 | s=="v1" | kind=="odd" | count()';
+    assert.deepEqual(
+      await agreed(lake, ranged),
+      await lines(lake, ranged.replace("| s==", "| pass | s==")),
+    );
+    // The source's selection: the rows of every filter folded into it, with the lifted
+    // one's rows beside them; none (the rows decide) where a later one would emit an error
+    // for a row the lifted one passes.
+    const selection = async (q: string) => {
+      const filter = compileQuery(`from p | ${q}`).sources![0].filter!.vector!;
+      const total = { count: 0, rows: 0, lifted: 0, byRows: 0 };
+      for (const obj of tipObjects(lake.catalog, p.id, "main")) {
+        const sel = await filter.select(openColumns(lake, p.id, obj)!);
+        if (sel === null) {
+          total.byRows++;
+          continue;
+        }
+        total.count += sel.count;
+        total.rows += sel.rows.filter((c) => c === 1).length;
+        total.lifted += sel.lifted?.filter((c) => c === 1).length ?? 0;
+      }
+      return total;
+    };
+    assert.deepEqual(await selection('kind=="even"'), {
+      count: 240,
+      rows: 240,
+      lifted: 0,
+      byRows: 0,
+    });
+    assert.deepEqual(await selection('kind=="even" | s=="v3"'), {
+      count: 34,
+      rows: 34,
+      lifted: 240,
+      byRows: 0,
+    });
+    // Up to the first operator that is not a filter.
+    assert.deepEqual(await selection('kind=="even" | s=="v3" | pass | n==2'), {
+      count: 34,
+      rows: 34,
+      lifted: 240,
+      byRows: 0,
+    });
+    assert.deepEqual(await selection('kind!="even" | len(s) > 1'), {
+      count: 0,
+      rows: 0,
+      lifted: 0,
+      byRows: 3,
+    });
+    // Counts and summaries after folded filters come from the columns.
+    for (
+      const q of ['kind=="even" | s=="v3" | count()', 'kind=="odd" | n > 2 | count() by s | sort s']
+    ) {
+      const { rows, cols } = await bothPaths(lake, `from p | ${q}`);
+      assert.deepEqual(cols.lines, rows.lines, q);
+      assert.equal(cols.stats.bytesFetched, 0, `${q}: from columns`);
     }
   });
 });

@@ -45,7 +45,19 @@ export interface SourcePlan {
    * fieldsOnly: every name in the filter is a field (so it can constrain the
    * pool key); vector: the filter over columns, null when it cannot be.
    */
-  filter: { ast: ast.Expr; pred: Expr; fieldsOnly: boolean; vector: VectorFilter | null } | null;
+  filter: {
+    ast: ast.Expr;
+    pred: Expr;
+    fieldsOnly: boolean;
+    vector: VectorFilter | null;
+    /**
+     * The `where` operators right after the filter, folded into a pool
+     * source: the values the filter passes go through them in pool order, as
+     * through the operators (ops/where.ts filterOne), before anything the
+     * source performs; its vector selects the rows of them all.
+     */
+    thens?: Expr[];
+  } | null;
   /** What the source performs after its filter (pool sources only), or null. */
   pushdown: Pushdown | null;
   /** `range L to U`: the pool-key bounds (inclusive), evaluated. */

@@ -14,10 +14,11 @@ import type * as ast from "../ast.ts";
 import { isError, MISSING, zson } from "../runtime/values.ts";
 import { fanIn } from "../runtime/channels.ts";
 import type { Op, OpFactory } from "../runtime/op.ts";
+import type { Expr } from "../runtime/expr.ts";
 import type { CompiledQuery, SourcePlan } from "./compile.ts";
 import { fieldDemand } from "./demand.ts";
 import { mentionsBound, planPushdown } from "../planner/pushdown.ts";
-import { compileVectorFilter } from "../vector/filter.ts";
+import { compileVectorFilter, type VectorFilter } from "../vector/filter.ts";
 import type { OpCompiler } from "./ops.ts";
 import type { Scope } from "./scope.ts";
 
@@ -164,6 +165,7 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
   const filter = ops.length > 0 ? filterOf(c, ops[0], liftScope) : null;
   if (filter !== null) ops = ops.slice(1);
   const fields = fieldDemand(filter === null ? all : all.slice(1), filter?.ast ?? null);
+  if (filter !== null && pushesDown(trunk.source)) ops = foldFilters(c, filter, ops, liftScope);
   const planned = pushesDown(trunk.source) ? planPushdown(c, ops, liftScope) : null;
   if (planned !== null) ops = planned.rest;
   if (fromTrunk) trunkOps = ops;
@@ -217,6 +219,37 @@ function filterOf(c: OpCompiler, op: ast.Op, scope: Scope): SourcePlan["filter"]
     fieldsOnly: !mentionsBound(e, scope),
     vector: compileVectorFilter(e, scope, c.exprs, true),
   };
+}
+
+/**
+ * Folds the `where` operators right after a pool's lifted filter into it
+ * (SourcePlan filter.thens), so what follows them can be performed by the
+ * source too; returns the operators left. Where the filter has columns,
+ * only as many as have columns too, so columns can still select the rows.
+ */
+function foldFilters(
+  c: OpCompiler,
+  filter: NonNullable<SourcePlan["filter"]>,
+  ops: ast.Op[],
+  scope: Scope,
+): ast.Op[] {
+  const preds: Expr[] = [];
+  const vectors: VectorFilter[] = [];
+  let k = 0;
+  for (; k < ops.length; k++) {
+    const e = c.filterExpr(ops[k], scope);
+    if (e === null) break;
+    if (filter.vector !== null) {
+      const v = compileVectorFilter(e, scope, c.exprs, false);
+      if (v === null) break;
+      vectors.push(v);
+    }
+    preds.push(c.exprs.compile(e, scope));
+  }
+  if (k === 0) return ops;
+  filter.thens = preds;
+  if (filter.vector !== null) filter.vector = filter.vector.andThen(vectors);
+  return ops.slice(k);
 }
 
 /**

@@ -26,6 +26,23 @@ export function filterOne(v: Value, r: Value): Value | undefined {
 }
 
 /**
+ * A batch through `where` filters one after another, as their operators
+ * take it (filterOne): each value dropped, kept, or replaced by an error.
+ */
+export function throughFilters(batch: Value[], preds: readonly Expr[]): Value[] {
+  let out = batch;
+  for (const pred of preds) {
+    const next: Value[] = [];
+    for (let i = 0; i < out.length; i++) {
+      const kept = filterOne(out[i], pred(out[i]));
+      if (kept !== undefined) next.push(kept);
+    }
+    out = next;
+  }
+  return out;
+}
+
+/**
  * Whether a filter lifted into its source (the first filter after a `from`
  * or the query's inputs) keeps a value whose predicate result is r. The
  * reference's scanners apply such a filter themselves, by another rule than

@@ -35,6 +35,19 @@ export interface Selection {
   count: number;
   /** Every row passes. */
   all: boolean;
+  /**
+   * Where `where` filters after a lifted one narrowed the rows (see
+   * VectorFilter.then): the rows the lifted filter alone passes, which
+   * QueryStats count as matched.
+   */
+  lifted?: Uint8Array;
+}
+
+/** How many rows pass and their size; matched: the same of the lifted filter alone (Selection.lifted). */
+export interface CountResult {
+  count: number;
+  bytes: number;
+  matched: { count: number; bytes: number };
 }
 
 export class VectorFilter {
@@ -45,8 +58,64 @@ export class VectorFilter {
    */
   constructor(private root: FilterNode, private lifted: boolean) {}
 
+  /**
+   * For a lifted filter: the filters of the `where` operators right after
+   * it (see andThen), which narrow its rows where they can.
+   */
+  private thens: VectorFilter[] = [];
+
+  /**
+   * This lifted filter with the `where` filters folded after it
+   * (SourcePlan): select() passes the rows that pass them all, and gives
+   * null (the rows decide) for an object where one of them would give an
+   * error for a row this one passes, which its operator would emit. (Zui
+   * adds a filter per click: `_path=="dns" | query=="x" | count()` counts
+   * from the columns of both.)
+   */
+  andThen(thens: VectorFilter[]): VectorFilter {
+    const f = new VectorFilter(this.root, this.lifted);
+    f.thens = thens;
+    return f;
+  }
+
   /** The rows that pass, or null when the object must be filtered the row way. */
   async select(o: ColumnarObject): Promise<Selection | null> {
+    const sel = await this.selectOwn(o);
+    if (sel === null || this.thens.length === 0 || sel.count === 0) return sel;
+    let rows = sel.rows, count = sel.count;
+    for (const f of this.thens) {
+      const then = await f.selectOwn(o, rows);
+      if (then === null) return null;
+      rows = then.rows;
+      count = then.count;
+      if (count === 0) break;
+    }
+    return { rows, count, all: count === o.rows, lifted: sel.rows };
+  }
+
+  /**
+   * The rows that pass this filter alone (of those within, when given: an
+   * outcome only counts there), or null when the object must be filtered
+   * the row way.
+   */
+  private async selectOwn(o: ColumnarObject, within?: Uint8Array): Promise<Selection | null> {
+    if (within !== undefined) {
+      const per = this.root.perType(o);
+      if (per === null) return null;
+      const codes = await this.root.eval(o, await o.typeIndex(), per);
+      if (codes === null) return null;
+      let count = 0;
+      const rows = new Uint8Array(codes.length);
+      for (let i = 0; i < codes.length; i++) {
+        if (within[i] !== T) continue;
+        const c = codes[i];
+        if (c === T) {
+          rows[i] = T;
+          count++;
+        } else if (c === E && !this.lifted) return null; // the filter would emit an error value here
+      }
+      return { rows, count, all: count === o.rows };
+    }
     const per = this.root.perType(o);
     if (per === null) return null;
     const counts = o.typeCounts;
@@ -82,17 +151,26 @@ export class VectorFilter {
    * from dictionary histograms where the filter is one atom over dictionary
    * columns, else from the rows select picks.
    */
-  async count(o: ColumnarObject): Promise<{ count: number; bytes: number } | null> {
-    if (this.root instanceof PathAtom) {
+  async count(o: ColumnarObject): Promise<CountResult | null> {
+    if (this.root instanceof PathAtom && this.thens.length === 0) {
       const r = await this.root.countByEntries(o, this.lifted);
-      if (r !== undefined) return r;
+      if (r !== undefined) return r === null ? null : { ...r, matched: r };
     }
     const sel = await this.select(o);
     if (sel === null) return null;
-    const sizes = await o.sizes(), rows = sel.rows;
-    let bytes = 0;
-    for (let i = 0; i < rows.length; i++) if (rows[i] === T) bytes += sizes[i];
-    return { count: sel.count, bytes };
+    const sizes = await o.sizes();
+    const sum = (rows: Uint8Array) => {
+      let count = 0, bytes = 0;
+      for (let i = 0; i < rows.length; i++) {
+        if (rows[i] === T) {
+          count++;
+          bytes += sizes[i];
+        }
+      }
+      return { count, bytes };
+    };
+    const passed = sum(sel.rows);
+    return { ...passed, matched: sel.lifted === undefined ? passed : sum(sel.lifted) };
   }
 }
 
