@@ -7,15 +7,20 @@
 import type { ValueReader } from "../formats/io.ts";
 import {
   BatchesReader,
+  CAST,
+  constShaper,
   type Expr,
   FALSE,
+  FILL,
   type HeadCut,
   type HeadThrough,
   LimitReader,
   type OpFactory,
   OpReader,
+  ORDER,
   type Pushdown,
   scanKeeps,
+  type Selection,
   type SourcePlan,
   TRUE,
   type VectorFilter,
@@ -40,7 +45,9 @@ import { HeadScan } from "./head.ts";
 import { derivedTopK } from "./derivedtopk.ts";
 import { fieldTopK } from "./fieldtopk.ts";
 import { tailFromColumns } from "./tail.ts";
-import { openColumns } from "./columns/mod.ts";
+import { type ObjectColumns, openColumns } from "./columns/mod.ts";
+import { fusedType } from "./fusetypes.ts";
+import { countWholeRead, PickedValues } from "./picks.ts";
 import type { DataObject } from "./objects.ts";
 import { ID_INT8, ID_UINT8, underId } from "../zed/types.ts";
 import { PoolScan, type ScanOptions, type ScanStats } from "./scan.ts";
@@ -113,6 +120,9 @@ export class PoolReading {
         return this.top(p);
       case "head":
         return p.through ? this.headThrough(p.limit, p.through) : this.head(p.limit, p.cut);
+      case "fuse":
+        if (!this.columnsSelect()) return this.sorted(p.make);
+        return new TopKReader(this, p.make, () => this.fuseFromColumns(p.limit));
       case "tail":
         if (!this.columnsSelect()) {
           return new OpReader(this.scan(true), p.make, this.signal);
@@ -176,6 +186,42 @@ export class PoolReading {
       Object.assign(this.stats, before);
       return null;
     });
+  }
+
+  /**
+   * What `fuse` makes of the first n values: their fused type from the
+   * columns (fusetypes.ts), each of the n values the head picks shaped to
+   * it; null when the columns cannot tell the type.
+   */
+  private async fuseFromColumns(n: number): Promise<Value[] | null> {
+    const { lake, view } = this;
+    const live = this.range === null
+      ? view.objects
+      : view.objects.filter((o) => spanMayMatch(o.span, this.range!));
+    const cols: ObjectColumns[] = [];
+    const sels: (Selection | null)[] = [];
+    for (const o of live) {
+      const c = openColumns(lake, view.pool.id, o);
+      if (c === null) return null;
+      const sel = this.vector === null ? null : await this.vector.select(c);
+      if (this.vector !== null && sel === null) return null;
+      cols.push(c);
+      sels.push(sel);
+    }
+    const made = new PickedValues(lake, view.pool, this.key, null, null, this.stats, false);
+    const fused = await fusedType(this.key, cols, sels, (rows) => made.encodings(live, rows));
+    if (fused === null) return null;
+    let out: Value[] = [];
+    if (fused !== undefined) {
+      // The fuse reads every value: the stats count them all, not the head's.
+      const before = { ...this.stats };
+      const first = await drain(this.head(n));
+      Object.assign(this.stats, before);
+      const shaper = constShaper(CAST | FILL | ORDER, fused);
+      out = first.map((v) => shaper.shape(v));
+    }
+    await countWholeRead(this.stats, view.objects, live, cols, sels);
+    return out;
   }
 
   /** The values that pass the filter, in pool order unless unordered. */

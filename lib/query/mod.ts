@@ -61,3 +61,5 @@ export { LeastK } from "./runtime/leastk.ts";
 export type { PreparedGroups } from "./vector/grouping.ts";
 export { lookupPath } from "./vector/paths.ts";
 export { asciiSetOf } from "./vector/asciiset.ts";
+export { fuseTypes } from "./aggregates/fuse-type.ts";
+export { CAST, constShaper, FILL, ORDER } from "./expr/shaper.ts";

@@ -320,6 +320,72 @@ Deno.test("Zui's pages ({i:count(), v:this} | i > N | head M | yield v) read the
   });
 });
 
+Deno.test("fuse before a head or a page: the fused type from columns, as the operator fuses", async () => {
+  await withLake(async (lake) => {
+    for (const order of ["asc", "desc"] as const) {
+      const p = keyedPool(lake, order, "ts", order);
+      // Four objects of overlapping keys and several record types: types that first appear
+      // at keys tied across objects, rows without the key, null keys, nested records.
+      for (let part = 0; part < 4; part++) {
+        let text = "";
+        for (let i = part; i < 800; i += 4) {
+          const ts = Math.floor(i / 8) * 8; // ties across objects
+          text += i % 97 === 0
+            ? `{name:"no key ${i}",n:${i}}\n`
+            : i % 89 === 0
+            ? `{ts:null,z:${i}}\n`
+            : i % 5 === part
+            ? `{ts:${ts},kind:"p${part}",f${part}:${i},s:"x${i}"}\n`
+            : i % 3 === 0
+            ? `{ts:${ts},s:"y${i}",r:{a:${i},b:"b"}}\n`
+            : `{ts:${ts},s:${i},n:${i % 7}}\n`;
+        }
+        await loadText(lake, p, text);
+      }
+      for (
+        const filter of ["", "n > 2 | ", 's > "x" | ', "has(r) or has(z) | ", "n > 1 | n < 5 | "]
+      ) {
+        for (
+          const after of [
+            "head 1",
+            "head 7",
+            "{i:count(), v:this} | i > 30 | head 10 | yield v",
+            "head 300 | count()",
+          ]
+        ) {
+          const q = `from ${order} | ${filter}fuse | ${after}`;
+          const { rows, cols } = await bothPaths(lake, q);
+          assert.deepEqual(cols.lines, rows.lines, q);
+          // The operators as they are, nothing pushed to the source nor kept short.
+          const whole = await query(
+            lake,
+            `from ${order} | fork (=> pass) | ${filter}fuse | pass | ${after}`,
+          );
+          assert.deepEqual(cols.lines, whole.lines, q);
+          for (const k of ["recordsRead", "bytesRead", "recordsMatched", "bytesMatched"] as const) {
+            assert.equal(cols.stats[k], rows.stats[k], `${q}: ${k}`);
+          }
+        }
+      }
+    }
+    // Only the head's rows (and those of tied first appearances) are decoded.
+    const big = keyedPool(lake, "big", "ts", "asc");
+    for (let part = 0; part < 4; part++) {
+      let text = "";
+      for (let i = part; i < 12000; i += 4) {
+        text += i % 3 === 0 ? `{ts:${i},a${part}:${i}}\n` : `{ts:${i},s:"v${i}",n:${i % 7}}\n`;
+      }
+      await loadText(lake, big, text);
+    }
+    const { rows, cols } = await bothPaths(lake, "from big | fuse | head 3");
+    assert.deepEqual(cols.lines, rows.lines);
+    assert.ok(
+      cols.stats.bytesFetched < rows.stats.bytesFetched / 2,
+      `${cols.stats.bytesFetched} of ${rows.stats.bytesFetched}`,
+    );
+  });
+});
+
 Deno.test("put, rename and drop before a summary read only the fields used, with the same answers", async () => {
   await withLake(async (lake) => {
     const p = keyedPool(lake, "p", "k");

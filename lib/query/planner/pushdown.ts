@@ -19,7 +19,10 @@ import { exprFields } from "../compiler/demand.ts";
 import { DEFAULT_TOP_LIMIT } from "../ops/top.ts";
 import { inlinedParts, putField } from "./inline.ts";
 import { anyNode, isPlainCount } from "./nodes.ts";
-import { pageHead, pageLimit } from "./pages.ts";
+import { leadingValues, pageHead, pageLimit } from "./pages.ts";
+
+/** A fuse before a head of at most this many values is the source's (the values are held). */
+const MAX_FUSE_HEAD = 10_000;
 
 export type Pushdown =
   /** `count()`: the output field. */
@@ -67,6 +70,12 @@ export type Pushdown =
    * cannot tell its N values (see fieldtopk.ts).
    */
   | { kind: "top"; path: string[]; limit: number; make: OpFactory }
+  /**
+   * `fuse` before a head or a page of N values (limit): the fused type of
+   * every value the filter passes and the first N of them shaped to it; make:
+   * the fuse and a head of N, for when columns cannot tell the type.
+   */
+  | { kind: "fuse"; limit: number; make: OpFactory }
   /**
    * `tail N`, also with a cut of top-level fields by name next to it (as for
    * head), and the operators themselves, for when columns cannot serve.
@@ -161,6 +170,13 @@ export function planPushdown(
   }
   const page = pageLimit(ops, scope);
   if (page !== null) return { pushdown: { kind: "head", limit: page, cut: null }, rest: ops };
+  if (head.kind === "Fuse") {
+    const limit = leadingValues(ops.slice(1), scope);
+    if (limit !== null && limit <= MAX_FUSE_HEAD) {
+      const make = c.chain([head, pageHead(limit)], scope);
+      return { pushdown: { kind: "fuse", limit, make }, rest: ops.slice(1) };
+    }
+  }
   let k = 0;
   while (k < ops.length && perValue(ops[k])) k++;
   const after = ops[k];
