@@ -18,6 +18,18 @@ import { bytesEqual } from "../../lib/zed/bytes.ts";
 
 const encoder = new TextEncoder();
 
+/** A query's results and stats read by rows only, then with columns. */
+export async function bothPaths(lake: Lake, q: string) {
+  setUseColumns(false);
+  let rows;
+  try {
+    rows = await query(lake, q);
+  } finally {
+    setUseColumns(true);
+  }
+  return { rows, cols: await query(lake, q) };
+}
+
 /** Runs fn with a fresh lake in a temporary directory, then closes and removes it. */
 export async function withLake(
   fn: (lake: Lake, dir: string) => void | Promise<void>,
