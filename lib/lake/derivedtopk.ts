@@ -14,17 +14,16 @@
 // beside ints beyond 2^53), where which values come first depends on how a
 // sort compares.
 
-import { derivedKeys, type Expr, LeastK, type Selection, type VectorFilter } from "../query/mod.ts";
+import { derivedKeys, type Expr, LeastK, type VectorFilter } from "../query/mod.ts";
 import { compareValues } from "../zed/compare.ts";
 import { ID_INT8, ID_UINT8, isFloat, isInteger, isNumber, underId } from "../zed/types.ts";
 import type { Value } from "../zed/value.ts";
-import { type ObjectColumns, openColumns } from "./columns/mod.ts";
 import type { Lake } from "./lake.ts";
 import type { DataObject } from "./objects.ts";
-import { countWholeRead, inPoolOrder, type Pick, PickedValues } from "./picks.ts";
+import { countWholeRead, inPoolOrder, liveColumns, type Pick, PickedValues } from "./picks.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
-import { type KeyRange, spanMayMatch } from "./prune.ts";
+import type { KeyRange } from "./prune.ts";
 import type { ScanStats } from "./scan.ts";
 
 export interface DerivedTopKPlan {
@@ -62,29 +61,21 @@ export async function derivedTopK(
 ): Promise<Value[] | null> {
   const { limit, range } = plan;
   if (limit > MAX_LIMIT) return null;
-  const live = objects.filter((o) => range === null || spanMayMatch(o.span, range));
-  const cols: ObjectColumns[] = [];
-  const sels: (Selection | null)[] = [];
+  const found = await liveColumns(lake, pool, objects, range, plan.vector);
+  if (found === null) return null;
+  const { live, cols, sels } = found;
   const keys: (Value | undefined)[][] = [];
   const kinds = new KeyKinds();
   /** The key of rows without the fields, shared by every object's. */
   let missing: Value | undefined = undefined;
-  for (const o of live) {
-    const c = openColumns(lake, pool.id, o);
-    if (c === null) return null;
-    let sel: Selection | null = null;
-    if (plan.vector !== null) {
-      sel = await plan.vector.select(c);
-      if (sel === null) return null;
-    }
+  for (let i = 0; i < live.length; i++) {
+    const c = cols[i], sel = sels[i];
     const rows = sel?.all === false ? sel.rows : null;
     const derived = await derivedKeys(c, plan.exprFields, plan.expr, rows, missing);
     if (derived === null) return null;
     missing = derived.missing;
     const ks = derived.keys;
     for (let r = 0; r < ks.length; r++) if (ks[r] !== undefined) kinds.add(ks[r]!);
-    cols.push(c);
-    sels.push(sel);
     keys.push(ks);
   }
   if (!kinds.allInt && !kinds.transitive) return null;

@@ -12,7 +12,7 @@
 // last). Tied values whose rows have equal pool keys in different objects
 // are ordered as the pool orders them, by their encoded bytes.
 
-import { type HeadCut, lookupPath, type Selection, type VectorFilter } from "../query/mod.ts";
+import { type HeadCut, lookupPath, type VectorFilter } from "../query/mod.ts";
 import { compareStrings } from "../zed/utf8.ts";
 import {
   ID_INT8,
@@ -25,13 +25,12 @@ import {
 } from "../zed/types.ts";
 import type { Body, Value } from "../zed/value.ts";
 import { BinaryVector, DictVector, NumberVector, VALUE, type Vector } from "../zed/vector.ts";
-import { type ObjectColumns, openColumns } from "./columns/mod.ts";
 import type { Lake } from "./lake.ts";
 import type { DataObject } from "./objects.ts";
-import { countWholeRead, inPoolOrder, type Pick, PickedValues } from "./picks.ts";
+import { countWholeRead, inPoolOrder, liveColumns, type Pick, PickedValues } from "./picks.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
-import { type KeyRange, spanMayMatch } from "./prune.ts";
+import type { KeyRange } from "./prune.ts";
 import type { ScanStats } from "./scan.ts";
 
 export interface FieldTopKPlan {
@@ -86,15 +85,14 @@ export async function fieldTopK(
 ): Promise<Value[] | null> {
   const { path, limit, range } = plan;
   if (limit > MAX_LIMIT) return null;
-  const live = objects.filter((o) => range === null || spanMayMatch(o.span, range));
-  const cols: ObjectColumns[] = [];
-  const sels: (Selection | null)[] = [];
+  const found = await liveColumns(lake, pool, objects, range, plan.vector);
+  if (found === null) return null;
+  const { live, cols, sels } = found;
   let type: Type | null = null;
   let all: Candidate[] = [];
   let values = 0;
   for (let i = 0; i < live.length; i++) {
-    const c = openColumns(lake, pool.id, live[i]);
-    if (c === null) return null;
+    const c = cols[i], sel = sels[i];
     const refs = c.columnsOf(path);
     if (refs.length > 1) return null;
     const ref = refs.length === 1 ? refs[0] : null;
@@ -103,13 +101,6 @@ export async function fieldTopK(
       if (c.typeCounts[k] === 0 || ref?.covers.includes(k)) continue;
       if (lookupPath(c.types[k], path).kind !== "missing") return null;
     }
-    let sel: Selection | null = null;
-    if (plan.vector !== null) {
-      sel = await plan.vector.select(c);
-      if (sel === null) return null;
-    }
-    cols.push(c);
-    sels.push(sel);
     if (ref === null) continue;
     if (type === null) {
       const u = typeUnder(ref.type);

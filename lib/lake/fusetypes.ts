@@ -47,27 +47,28 @@ export async function fusedType(
     for (const f of found) firsts.push(f);
   }
   firsts.sort((a, b) => key.compare(a.key, b.key) || a.obj - b.obj || a.row - b.row);
-  // Runs of equal keys from more than one object: in their encodings' order.
+  // Runs of equal keys from more than one object: in their encodings' order
+  // (the rows of every such run decoded at once).
+  const runs: [number, number][] = [];
   for (let i = 0; i < firsts.length;) {
     let j = i + 1;
     while (j < firsts.length && key.compare(firsts[i].key, firsts[j].key) === 0) j++;
-    const run = firsts.slice(i, j);
-    if (run.some((f) => f.obj !== run[0].obj)) {
-      const enc = await encodings(run);
-      run.sort((a, b) =>
-        key.compareTies(enc.get(a)!, enc.get(b)!) || a.obj - b.obj || a.row - b.row
+    if (firsts.slice(i + 1, j).some((f) => f.obj !== firsts[i].obj)) runs.push([i, j]);
+    i = j;
+  }
+  if (runs.length > 0) {
+    const enc = await encodings(runs.flatMap(([i, j]) => firsts.slice(i, j)));
+    const byEncoding = (a: FirstRow, b: FirstRow) => key.compareTies(enc.get(a)!, enc.get(b)!);
+    for (const [i, j] of runs) {
+      const run = firsts.slice(i, j).sort((a, b) =>
+        byEncoding(a, b) || a.obj - b.obj || a.row - b.row
       );
       for (let k = 1; k < run.length; k++) {
         const a = run[k - 1], b = run[k];
-        if (
-          a.obj !== b.obj && a.type !== b.type && key.compareTies(enc.get(a)!, enc.get(b)!) === 0
-        ) {
-          return null;
-        }
+        if (a.obj !== b.obj && a.type !== b.type && byEncoding(a, b) === 0) return null;
       }
       for (let k = 0; k < run.length; k++) firsts[i + k] = run[k];
     }
-    i = j;
   }
   let fused: Type | undefined = undefined;
   const seen = new Set<Type>();

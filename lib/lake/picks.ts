@@ -5,15 +5,27 @@
 // sorts by a field (fieldtopk.ts) pick their rows from columns this way.
 
 import { ZngDecoder } from "../formats/zng/reader.ts";
-import { Collector, type HeadCut, MISSING, type Selection } from "../query/mod.ts";
+import {
+  Collector,
+  type HeadCut,
+  MISSING,
+  type Selection,
+  type VectorFilter,
+} from "../query/mod.ts";
 import { Value } from "../zed/value.ts";
 import { VALUE, type Vector } from "../zed/vector.ts";
 import { encodeBody } from "../zed/zcode.ts";
-import { cutFromColumns, type ObjectColumns, valuesFromColumns } from "./columns/mod.ts";
+import {
+  cutFromColumns,
+  type ObjectColumns,
+  openColumns,
+  valuesFromColumns,
+} from "./columns/mod.ts";
 import type { Lake } from "./lake.ts";
 import { type DataObject, seekIndex } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
+import { type KeyRange, spanMayMatch } from "./prune.ts";
 import { projection } from "./objectstreams.ts";
 import { countObjectRead, type ScanStats } from "./scan.ts";
 
@@ -229,6 +241,41 @@ export async function inPoolOrder<T extends Pick>(
   });
 }
 
+/** The objects rows are picked from, their columns, and the rows the filter passes in each. */
+export interface LiveColumns {
+  /** The objects whose keys may be in range. */
+  live: DataObject[];
+  cols: ObjectColumns[];
+  /** Per live object, the rows its filter passes (null: every row). */
+  sels: (Selection | null)[];
+}
+
+/**
+ * The objects of objects within range, with their columns and the rows the
+ * filter's columns pass; null when one has no columns, or its columns cannot
+ * tell which rows pass.
+ */
+export async function liveColumns(
+  lake: Lake,
+  pool: PoolConfig,
+  objects: DataObject[],
+  range: KeyRange | null,
+  vector: VectorFilter | null,
+): Promise<LiveColumns | null> {
+  const live = objects.filter((o) => range === null || spanMayMatch(o.span, range));
+  const cols: ObjectColumns[] = [];
+  const sels: (Selection | null)[] = [];
+  for (const o of live) {
+    const c = openColumns(lake, pool.id, o);
+    if (c === null) return null;
+    const sel = vector === null ? null : await vector.select(c);
+    if (vector !== null && sel === null) return null;
+    cols.push(c);
+    sels.push(sel);
+  }
+  return { live, cols, sels };
+}
+
 /**
  * Counts the live objects of objects (the others pruned) as read whole (an
  * operator that needs every value, such as sort or tail, reads them all), and
@@ -262,8 +309,7 @@ export async function matchedOf(
   cols: ObjectColumns,
   sel: Selection | null,
 ): Promise<[number, number]> {
-  if (sel === null || sel.all) return [o.count, o.bytes];
-  const rows = sel.lifted ?? sel.rows;
-  const count = sel.lifted === undefined ? sel.count : rows.reduce((n, c) => n + c, 0);
-  return [count, await cols.selectedBytes(rows)];
+  const matched = sel?.lifted ?? sel;
+  if (matched === null || matched.all) return [o.count, o.bytes];
+  return [matched.count, await cols.selectedBytes(matched.rows)];
 }

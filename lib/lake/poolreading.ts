@@ -20,7 +20,6 @@ import {
   ORDER,
   type Pushdown,
   scanKeeps,
-  type Selection,
   type SourcePlan,
   TRUE,
   type VectorFilter,
@@ -45,9 +44,9 @@ import { HeadScan } from "./head.ts";
 import { derivedTopK } from "./derivedtopk.ts";
 import { fieldTopK } from "./fieldtopk.ts";
 import { tailFromColumns } from "./tail.ts";
-import { type ObjectColumns, openColumns } from "./columns/mod.ts";
+import { openColumns } from "./columns/mod.ts";
 import { fusedType } from "./fusetypes.ts";
-import { countWholeRead, PickedValues } from "./picks.ts";
+import { countWholeRead, liveColumns, PickedValues } from "./picks.ts";
 import type { DataObject } from "./objects.ts";
 import { ID_INT8, ID_UINT8, underId } from "../zed/types.ts";
 import { PoolScan, type ScanOptions, type ScanStats } from "./scan.ts";
@@ -195,19 +194,9 @@ export class PoolReading {
    */
   private async fuseFromColumns(n: number): Promise<Value[] | null> {
     const { lake, view } = this;
-    const live = this.range === null
-      ? view.objects
-      : view.objects.filter((o) => spanMayMatch(o.span, this.range!));
-    const cols: ObjectColumns[] = [];
-    const sels: (Selection | null)[] = [];
-    for (const o of live) {
-      const c = openColumns(lake, view.pool.id, o);
-      if (c === null) return null;
-      const sel = this.vector === null ? null : await this.vector.select(c);
-      if (this.vector !== null && sel === null) return null;
-      cols.push(c);
-      sels.push(sel);
-    }
+    const found = await liveColumns(lake, view.pool, view.objects, this.range, this.vector);
+    if (found === null) return null;
+    const { live, cols, sels } = found;
     const made = new PickedValues(lake, view.pool, this.key, null, null, this.stats, false);
     const fused = await fusedType(this.key, cols, sels, (rows) => made.encodings(live, rows));
     if (fused === null) return null;

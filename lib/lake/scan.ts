@@ -166,24 +166,17 @@ export class PoolScan implements ValueReader {
         last = i;
       }
     }
-    // Matched: what the lifted filter passes. Where later filters narrowed
-    // the rows (Selection.lifted), the rows they dropped count here, the
-    // rows read count as they are decoded (ObjectStream).
-    const lifted = sel.lifted;
-    if (lifted !== undefined) {
-      const sizes = await cols!.sizes();
-      for (let i = p.firstRow; i < end; i++) {
-        if (lifted[i] !== 1) continue;
-        this.stats.recordsMatched++;
-        if (rows[i] !== 1) this.stats.bytesMatched += sizes[i];
-      }
+    // Matched: what the lifted filter passes (Selection.lifted, where later
+    // filters narrowed the rows: the bytes of those they dropped count here,
+    // the rows read count theirs as they are decoded, in ObjectStream).
+    const matched = sel.lifted?.rows ?? rows;
+    const sizes = sel.lifted === undefined ? null : await cols!.sizes();
+    for (let i = p.firstRow; i < end; i++) {
+      if (matched[i] !== 1) continue;
+      this.stats.recordsMatched++;
+      if (sizes !== null && rows[i] !== 1) this.stats.bytesMatched += sizes[i];
     }
     if (first < 0) return null;
-    if (lifted === undefined) {
-      let matched = 0;
-      for (let i = first; i <= last; i++) matched += rows[i];
-      this.stats.recordsMatched += matched;
-    }
     if (entries.length === 0) return { ...p, rows };
     const narrowed = streamsPart(o, entries, recordStreams(entries, [first, last]));
     return { ...narrowed, rows };

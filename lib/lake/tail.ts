@@ -6,16 +6,15 @@
 // kept, and only they are made into values (picks.ts). Null where the
 // columns cannot tell (the caller runs the operator over the rows instead).
 
-import type { Selection, VectorFilter } from "../query/mod.ts";
+import type { VectorFilter } from "../query/mod.ts";
 import type { HeadCut } from "../query/mod.ts";
 import type { Value } from "../zed/value.ts";
-import { type ObjectColumns, openColumns } from "./columns/mod.ts";
 import type { Lake } from "./lake.ts";
 import type { DataObject } from "./objects.ts";
-import { countWholeRead, inPoolOrder, type Pick, PickedValues } from "./picks.ts";
+import { countWholeRead, inPoolOrder, liveColumns, type Pick, PickedValues } from "./picks.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
-import { type KeyRange, spanMayMatch } from "./prune.ts";
+import type { KeyRange } from "./prune.ts";
 import type { ScanStats } from "./scan.ts";
 
 /**
@@ -46,22 +45,12 @@ export async function tailFromColumns(
 ): Promise<Value[] | null> {
   const { limit, range } = plan;
   if (limit > MAX_COLUMN_TAIL) return null;
-  const live = objects.filter((o) => range === null || spanMayMatch(o.span, range));
-  const cols: ObjectColumns[] = [];
-  const sels: (Selection | null)[] = [];
+  const found = await liveColumns(lake, pool, objects, range, plan.vector);
+  if (found === null) return null;
+  const { live, cols, sels } = found;
   const last: Pick[] = [];
   for (let i = 0; i < live.length; i++) {
-    const c = openColumns(lake, pool.id, live[i]);
-    if (c === null) return null;
-    let sel: Uint8Array | null = null;
-    let selection: Selection | null = null;
-    if (plan.vector !== null) {
-      selection = await plan.vector.select(c);
-      if (selection === null) return null;
-      if (!selection.all) sel = selection.rows;
-    }
-    cols.push(c);
-    sels.push(selection);
+    const c = cols[i], sel = sels[i]?.all === false ? sels[i]!.rows : null;
     let taken = 0;
     for (let r = c.rows - 1; r >= 0 && taken < limit; r--) {
       if (sel !== null && sel[r] !== 1) continue;

@@ -197,7 +197,7 @@ Deno.test("where filters after the lifted one narrow its rows by columns; errors
         }
         total.count += sel.count;
         total.rows += sel.rows.filter((c) => c === 1).length;
-        total.lifted += sel.lifted?.filter((c) => c === 1).length ?? 0;
+        total.lifted += sel.lifted?.rows.filter((c) => c === 1).length ?? 0;
       }
       return total;
     };

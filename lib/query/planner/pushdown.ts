@@ -265,7 +265,7 @@ export function planPushdown(
     // A page after the sort needs its first N+M values, as a head would.
     const page = next?.kind === "Head" ? null : pageLimit(ops.slice(at + 1), scope);
     const limit = next?.kind === "Head" ? next.count : page;
-    const taken = at + (limit === null || page !== null ? 1 : 2);
+    const taken = at + (next?.kind === "Head" ? 2 : 1);
     const through = page === null ? ops.slice(0, taken) : [...ops.slice(0, taken), pageHead(page)];
     const path = fieldPathOf(sort.args[0]);
     const byField = path !== null && path.length > 0 && !mentionsBound(sort, scope);

@@ -36,11 +36,11 @@ export interface Selection {
   /** Every row passes. */
   all: boolean;
   /**
-   * Where `where` filters after a lifted one narrowed the rows (see
-   * VectorFilter.then): the rows the lifted filter alone passes, which
+   * Where `where` filters folded after a lifted one narrowed the rows (see
+   * VectorFilter.andThen): what the lifted filter alone passes, which
    * QueryStats count as matched.
    */
-  lifted?: Uint8Array;
+  lifted?: Selection;
 }
 
 /** How many rows pass and their size; matched: the same of the lifted filter alone (Selection.lifted). */
@@ -80,17 +80,16 @@ export class VectorFilter {
 
   /** The rows that pass, or null when the object must be filtered the row way. */
   async select(o: ColumnarObject): Promise<Selection | null> {
-    const sel = await this.selectOwn(o);
-    if (sel === null || this.thens.length === 0 || sel.count === 0) return sel;
-    let rows = sel.rows, count = sel.count;
+    const own = await this.selectOwn(o);
+    if (own === null || this.thens.length === 0 || own.count === 0) return own;
+    let sel = own;
     for (const f of this.thens) {
-      const then = await f.selectOwn(o, rows);
+      const then = await f.selectOwn(o, sel.rows);
       if (then === null) return null;
-      rows = then.rows;
-      count = then.count;
-      if (count === 0) break;
+      sel = then;
+      if (sel.count === 0) break;
     }
-    return { rows, count, all: count === o.rows, lifted: sel.rows };
+    return { ...sel, lifted: own };
   }
 
   /**
@@ -99,28 +98,11 @@ export class VectorFilter {
    * the row way.
    */
   private async selectOwn(o: ColumnarObject, within?: Uint8Array): Promise<Selection | null> {
-    if (within !== undefined) {
-      const per = this.root.perType(o);
-      if (per === null) return null;
-      const codes = await this.root.eval(o, await o.typeIndex(), per);
-      if (codes === null) return null;
-      let count = 0;
-      const rows = new Uint8Array(codes.length);
-      for (let i = 0; i < codes.length; i++) {
-        if (within[i] !== T) continue;
-        const c = codes[i];
-        if (c === T) {
-          rows[i] = T;
-          count++;
-        } else if (c === E && !this.lifted) return null; // the filter would emit an error value here
-      }
-      return { rows, count, all: count === o.rows };
-    }
     const per = this.root.perType(o);
     if (per === null) return null;
-    const counts = o.typeCounts;
-    if (!per.includes(VARIES)) {
+    if (within === undefined && !per.includes(VARIES)) {
       // Each type's rows all have one outcome: no row need be looked at.
+      const counts = o.typeCounts;
       let count = 0;
       for (let k = 0; k < per.length; k++) {
         if (counts[k] === 0) continue;
@@ -130,14 +112,14 @@ export class VectorFilter {
       const all = count === o.rows;
       if (all || count === 0) return { rows: new Uint8Array(o.rows).fill(all ? T : F), count, all };
     }
-    const types = await o.typeIndex();
-    const codes = await this.root.eval(o, types, per);
+    const codes = await this.root.eval(o, await o.typeIndex(), per);
     if (codes === null) return null;
     // Rows that pass are T, the others F (not M, Q or E) in what select returns.
     let count = 0;
     for (let i = 0; i < codes.length; i++) {
       const c = codes[i];
-      if (c === T) count++;
+      if (within !== undefined && within[i] !== T) codes[i] = F;
+      else if (c === T) count++;
       else if (c !== F) {
         if (c === E && !this.lifted) return null; // the filter would emit an error value here
         codes[i] = F;
@@ -159,19 +141,22 @@ export class VectorFilter {
     const sel = await this.select(o);
     if (sel === null) return null;
     const sizes = await o.sizes();
-    const sum = (rows: Uint8Array) => {
-      let count = 0, bytes = 0;
-      for (let i = 0; i < rows.length; i++) {
-        if (rows[i] === T) {
-          count++;
-          bytes += sizes[i];
-        }
-      }
-      return { count, bytes };
+    const passed = { count: sel.count, bytes: bytesOf(sel.rows, sizes) };
+    const lifted = sel.lifted;
+    return {
+      ...passed,
+      matched: lifted === undefined
+        ? passed
+        : { count: lifted.count, bytes: bytesOf(lifted.rows, sizes) },
     };
-    const passed = sum(sel.rows);
-    return { ...passed, matched: sel.lifted === undefined ? passed : sum(sel.lifted) };
   }
+}
+
+/** The total size of the rows that pass. */
+function bytesOf(rows: Uint8Array, sizes: Uint32Array): number {
+  let bytes = 0;
+  for (let i = 0; i < rows.length; i++) if (rows[i] === T) bytes += sizes[i];
+  return bytes;
 }
 
 /** The filter as a combination of column atoms, or null when some part of it cannot be. */

@@ -76,16 +76,22 @@ export class PathValues implements ArgValues {
    */
   numbers(): NumberVector | null {
     if (this.nums === undefined) {
-      const v = this.col === null && this.vectors.length === 1 ? this.vectors[0] : null;
+      const v = this.only;
       this.nums = v instanceof NumberVector && v.big === null && isNumber(typeId(v.type))
         ? v
         : null;
     }
     return this.nums;
   }
+
   integers(): NumberVector | null {
-    const v = this.col === null && this.vectors.length === 1 ? this.vectors[0] : null;
+    const v = this.only;
     return v instanceof NumberVector && integerColumn(v) ? v : null;
+  }
+
+  /** The one column holding every row's value, if one does. */
+  private get only(): Vector | null {
+    return this.col === null && this.vectors.length === 1 ? this.vectors[0] : null;
   }
 
   /** numbers(), once worked out (a merged group asks for each run of its rows). */
