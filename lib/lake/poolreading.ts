@@ -275,16 +275,21 @@ export class PoolReading {
   private sort(p: Pushdown & { kind: "sort" }): ValueReader {
     const key = this.key;
     const onKey = p.path.length === key.path.length && p.path.every((x, i) => x === key.path[i]);
-    // (A cut before the sort is made of the picked rows by the field top-k only.)
-    if (p.cut !== undefined && onKey) return new OpReader(this.scan(true), p.make, this.signal);
     const numericOrder = this.view.objects.every(comparesAsPoolOrder);
+    // A filter that columns run picks the rows of a top-k by any field,
+    // the key included, without reading the rows that do not pass.
+    const columnsPick = this.plan.filter !== null && this.vector !== null;
     if (onKey && numericOrder && !p.nullsFirst) {
       if (p.reverse === key.desc) {
-        // The pool's own order.
-        return p.limit === null ? this.scan(true) : this.head(p.limit);
+        // The pool's own order (a cut before the sort is made of those values).
+        const values = p.limit === null ? this.scan(true) : this.head(p.limit);
+        return p.cut === undefined ? values : new OpReader(values, p.make, this.signal);
       }
       // (Not past folded filters: a value they make an error of has no key.)
-      if (p.limit !== null && p.limit > 0 && this.bounds === null && this.thens === null) {
+      if (
+        p.limit !== null && p.limit > 0 && this.bounds === null && this.thens === null &&
+        !columnsPick && p.cut === undefined
+      ) {
         return new TopKReader(this, p.make, async () => {
           const topk = this.topK(p);
           const first = await topk.read();
@@ -292,9 +297,11 @@ export class PoolReading {
         });
       }
     }
+    // (A cut before the sort is made of the rows the field top-k picks.)
     if (
-      !onKey && p.limit !== null && p.limit > 0 && !p.nullsFirst && this.bounds === null &&
-      useColumns() && (this.plan.filter === null || this.vector !== null)
+      (!onKey || columnsPick || p.cut !== undefined) && p.limit !== null && p.limit > 0 &&
+      !p.nullsFirst && this.bounds === null && useColumns() &&
+      (this.plan.filter === null || this.vector !== null)
     ) {
       return new TopKReader(this, p.make, () => this.fieldTopK(p));
     }

@@ -16,7 +16,7 @@ import { OpCompiler } from "./compiler/ops.ts";
 import { Scope } from "./compiler/scope.ts";
 import { Summarize } from "./ops/summarize.ts";
 import { parseQuery } from "./parser/parse.ts";
-import { summarizeParts } from "./planner/pushdown.ts";
+import { summarizeParts } from "./planner/nodes.ts";
 import { Collector, type Op, type OpFactory } from "./runtime/op.ts";
 import { BatchesReader } from "./runtime/opreader.ts";
 import { buildPausing, maybeYield } from "./runtime/turns.ts";

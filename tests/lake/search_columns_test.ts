@@ -28,6 +28,7 @@ Deno.test("keyword search over columns: cases, row boundaries, the ends of the b
     await loadText(lake, p, text);
     for (const term of ["wrccdc", "WRCCDC", "c2c", "ccd", "w"]) {
       await agreed(lake, `from p | "${term}" | count()`);
+      await agreed(lake, `from p | grep("${term}") | count()`);
     }
     assert.deepEqual(await lines(lake, 'from p | "wrccdc" | count()'), ["{count:5(uint64)}"]);
   });
@@ -58,6 +59,7 @@ Deno.test("glob *text* over columns: case kept, no newline crossed, as the regex
     for (const glob of ["*google*", "**oo**", "*GOOGLE*", "*e*", "google*", "*x\\*y*", "*le.c*"]) {
       await agreed(lake, `from p | ${glob} | count()`);
       await agreed(lake, `from p | grep(${glob}, s) | count()`);
+      await agreed(lake, `from p | grep(${glob}) | count()`);
     }
     assert.deepEqual(await lines(lake, "from p | *google* | count()"), ["{count:8(uint64)}"]);
   });
@@ -146,4 +148,30 @@ Deno.test("the ASCII set of a column's bytes: every character of the 128 present
   for (let c = 0; c < 256; c++) if (asciiSetHas(set, c)) present.push(c);
   assert.deepEqual(present, [0, 0x20, 0x30, 0x39, 0x41, 0x7a, 0x7f]);
   assert.equal(asciiSetOf(new Uint8Array(0)), "0".repeat(32));
+});
+
+Deno.test("grep over this searches the columns as its pattern's search term does", async () => {
+  const { compileQuery } = await import("../../lib/query/mod.ts");
+  for (const q of ['grep("wrccdc")', "grep(*goo*)", "grep(/go+gle/)"]) {
+    const src = compileQuery(`from p | ${q} | count()`).sources![0];
+    assert.ok(src.filter?.vector, `${q} runs on columns`);
+  }
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "ts");
+    let text = "";
+    for (let i = 0; i < 2000; i++) {
+      text += i % 3 === 0
+        ? `{ts:${i},query:"q${i}.google.com"}\n`
+        : `{ts:${i},host:"h${i}",n:${i},google:true}\n`;
+    }
+    await loadText(lake, p, text);
+    for (const re of ["/google/", "/^q1/", "/GOOGLE/", "/go+gle\\.c/", "/^google$/"]) {
+      await agreed(lake, `from p | grep(${re}) | count()`);
+      await agreed(lake, `from p | not grep(${re}) | count()`);
+    }
+    // The field name google matches as a search term's does.
+    assert.deepEqual(await lines(lake, "from p | grep(/^google$/) | count()"), [
+      "{count:1333(uint64)}",
+    ]);
+  });
 });

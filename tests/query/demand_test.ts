@@ -108,3 +108,59 @@ Deno.test("field paths: dotted names and fields by name in brackets", () => {
   assert.equal(path("a[b]"), null);
   assert.equal(path("f(a)"), null);
 });
+
+Deno.test("over, let and explode need only the fields their expressions read", () => {
+  assert.deepEqual(demand("over answers | count()"), ["answers"]);
+  assert.deepEqual(demand("over a, b.c => (yield this) | head 1"), ["a", "b"]);
+  assert.deepEqual(demand("over a with n=name => (yield {n, v:this})"), ["a", "name"]);
+  assert.deepEqual(demand("where x > 1 | over a | count()"), ["a", "x"]);
+  assert.equal(demand("over this | count()"), null);
+  assert.deepEqual(demand("explode a by <string> as s | count() by s"), ["a"]);
+  assert.deepEqual(demand("top 3 rtt | cut query"), ["query", "rtt"]);
+  assert.equal(demand("top 3"), null);
+});
+
+Deno.test("fork and switch need what any branch needs", () => {
+  assert.deepEqual(demand('fork ( => _path=="dns" | count() => _path=="ssl" | count() )'), [
+    "_path",
+  ]);
+  assert.deepEqual(
+    demand("switch ( case a > 1 => count() by b case c == 2 => yield d ) | sort e | cut f"),
+    ["a", "b", "c", "d"],
+  );
+  assert.deepEqual(demand("switch x ( case 1 => sum(y) default => sum(z) )"), ["x", "y", "z"]);
+  assert.deepEqual(demand("fork ( => where a > 1 => where b > 1 ) | count() by c"), [
+    "a",
+    "b",
+    "c",
+  ]);
+  assert.equal(demand("fork ( => count() => head 1 )"), null);
+  assert.equal(demand("switch ( case a > 1 => pass default => count() )"), null);
+});
+
+Deno.test("a pool is read unmerged when the result does not depend on the order of values", () => {
+  const ordered = (q: string) => compileQuery(`from p | ${q}`).sources![0].ordered;
+  for (
+    const q of [
+      'fork ( => _path=="dns" | count() => _path=="ssl" | count() ) | sort count',
+      'switch ( case _path=="dns" => count() default => max(ts) )',
+      "cut _path | count() by _path",
+      "put n:=len(query) | yield {n} | min(n), max(n) by b:=n > 3",
+      "over answers | count()",
+      "x > 1 | rename y:=x | count() by y",
+    ]
+  ) assert.equal(ordered(q), false, q);
+  for (
+    const q of [
+      "cut x | sum(x)", // float sums round by order
+      "cut x | avg(x) by y",
+      "cut x | collect(x)",
+      "yield {c:count()} | count() by c",
+      "put n:=count() | count() by n",
+      "cut x | head 5 | count()",
+      "fork ( => count() => head 1 )",
+      "cut x",
+      "sort x | count()",
+    ]
+  ) assert.equal(ordered(q), true, q);
+});

@@ -15,10 +15,16 @@ export type Demand = Set<string> | null;
 
 /** The top-level fields the operators (and a filter lifted before them) use. */
 export function fieldDemand(ops: ast.Op[], filter: ast.Expr | null): string[] | null {
-  let need: Demand = null;
-  for (let i = ops.length - 1; i >= 0; i--) need = opDemand(ops[i], need);
+  let need = seqDemand(ops, null);
   if (filter !== null) need = union(need, exprFields(filter));
   return need === null ? null : [...need];
+}
+
+/** What a sequence of operators needs, given what its output must carry. */
+function seqDemand(ops: ast.Op[], after: Demand): Demand {
+  let need = after;
+  for (let i = ops.length - 1; i >= 0; i--) need = opDemand(ops[i], need);
+  return need;
 }
 
 function isAggregate(e: ast.Expr): boolean {
@@ -47,11 +53,8 @@ function opDemand(op: ast.Op, after: Demand): Demand {
       for (const a of op.args) need = union(need, exprFields(a.rhs));
       return need;
     }
-    case "Yield": {
-      let need: Demand = new Set();
-      for (const e of op.exprs) need = union(need, exprFields(e));
-      return need;
-    }
+    case "Yield":
+      return exprsDemand(op.exprs);
     case "Where":
     case "Search":
       return union(after, exprFields(op.expr));
@@ -60,6 +63,7 @@ function opDemand(op: ast.Op, after: Demand): Demand {
     case "Pass":
       return after;
     case "Sort":
+    case "Top":
       // Without keys the key is guessed from whole values.
       if (op.args === null || op.args.length === 0) return null;
       return op.args.reduce<Demand>((n, e) => union(n, exprFields(e)), after);
@@ -85,8 +89,38 @@ function opDemand(op: ast.Op, after: Demand): Demand {
       return assignedDemand(op.args, after);
     case "Drop":
       return op.args.reduce<Demand>((n, e) => union(n, exprFields(e)), after);
+    case "Over":
+      // New values (the elements) replace the input, and a lateral scope sees
+      // only those: what follows needs nothing of the input.
+      return overDemand(op, new Set());
+    case "Let":
+      return overDemand(op.over, exprsDemand(op.locals.map((l) => l.expr)));
+    case "Explode":
+      return exprsDemand(op.args);
+    case "Sequential":
+      return seqDemand(op.ops, after);
+    case "Parallel":
+      // Each branch gets every value; their outputs go on to what follows.
+      return op.ops.reduce<Demand>((n, s) => union(n, seqDemand(s.ops, after)), new Set());
+    case "Switch": {
+      let need = op.expr === null ? new Set<string>() : exprFields(op.expr);
+      for (const c of op.cases) {
+        need = union(union(need, exprFields(c.expr)), seqDemand(c.op.ops, after));
+      }
+      return need;
+    }
   }
   return null;
+}
+
+/** The fields a list of expressions reads. */
+function exprsDemand(exprs: ast.Expr[]): Demand {
+  return exprs.reduce<Demand>((n, e) => union(n, exprFields(e)), new Set());
+}
+
+/** What over needs: its expressions' fields, with need (a let's locals'). */
+function overDemand(op: ast.Over, need: Demand): Demand {
+  return union(need, exprsDemand(op.exprs));
 }
 
 /**

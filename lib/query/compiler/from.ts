@@ -18,6 +18,7 @@ import type { Expr } from "../runtime/expr.ts";
 import type { CompiledQuery, SourcePlan } from "./compile.ts";
 import { fieldDemand } from "./demand.ts";
 import { mentionsBound, planPushdown } from "../planner/pushdown.ts";
+import { orderFree } from "../planner/orderfree.ts";
 import { compileVectorFilter, type VectorFilter } from "../vector/filter.ts";
 import type { OpCompiler } from "./ops.ts";
 import type { Scope } from "./scope.ts";
@@ -172,7 +173,8 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
   else rest = ops;
   const pushdown = planned?.pushdown ?? null;
   const ordered = !(pushdown?.kind === "count" ||
-    (pushdown?.kind === "summarize" && pushdown.orderFree));
+    (pushdown?.kind === "summarize" && pushdown.orderFree) ||
+    (pushdown === null && orderFree([...trunkOps, ...rest])));
   const plan: SourcePlan = {
     source: trunk.source,
     filter,

@@ -10,7 +10,7 @@
 import type * as ast from "../ast.ts";
 import type { Scope } from "../compiler/scope.ts";
 import { anyNode } from "./nodes.ts";
-import type { SummarizeParts } from "./pushdown.ts";
+import type { SummarizeParts } from "./nodes.ts";
 
 /** A put of one top-level field (`put x:=E`), as the inliner takes it; else null. */
 export function putField(op: ast.Op, scope: Scope): { name: string; expr: ast.Expr } | null {

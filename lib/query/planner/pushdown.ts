@@ -5,7 +5,7 @@
 // lake then carries out each pushdown in full, by whatever means it has for
 // an object (metadata, columns, rows), so nothing is decided later.
 
-import { isAggregateName, lookupAggregate } from "../aggregates/registry.ts";
+import { lookupAggregate } from "../aggregates/registry.ts";
 import type * as ast from "../ast.ts";
 import type { OpCompiler } from "../compiler/ops.ts";
 import type { Scope } from "../compiler/scope.ts";
@@ -18,7 +18,8 @@ import type { VectorKey } from "../vector/derive.ts";
 import { exprFields } from "../compiler/demand.ts";
 import { DEFAULT_TOP_LIMIT } from "../ops/top.ts";
 import { inlinedParts, putField } from "./inline.ts";
-import { anyNode, isPlainCount } from "./nodes.ts";
+import { anyNode, isPlainCount, type SummarizeParts, summarizeParts } from "./nodes.ts";
+import { orderFree } from "./orderfree.ts";
 import { leadingValues, pageHead, pageLimit } from "./pages.ts";
 
 /** A fuse before a head of at most this many values is the source's (the values are held). */
@@ -124,12 +125,6 @@ function perValue(op: ast.Op): boolean {
   return false;
 }
 
-/**
- * Aggregates whose result does not depend on the order of their input.
- * (Not dcount: when its sketch turns dense depends on the order of values.)
- */
-const ORDER_FREE_AGGS = new Set(["count", "min", "max", "and", "or"]);
-
 /** Aggregates columns can feed (any other leaves the summarize to the rows). */
 const VECTOR_AGGS = new Set([
   "count",
@@ -230,7 +225,7 @@ export function planPushdown(
         kind: "summarize",
         make: c.op(head, scope),
         vector: vectorSummarize(c, parts, scope),
-        orderFree: parts.aggs.length > 0 && parts.aggs.every((a) => orderFreeAgg(a.rhs)),
+        orderFree: orderFree([head]),
       },
       rest: ops.slice(1),
     };
@@ -247,7 +242,7 @@ export function planPushdown(
         make: c.op(ops[1], scope),
         before: c.op(head, scope),
         vector: inlined === null ? null : vectorSummarize(c, inlined, scope, true),
-        orderFree: next.aggs.length > 0 && next.aggs.every((a) => orderFreeAgg(a.rhs)),
+        orderFree: orderFree([head, ops[1]]),
       },
       rest: ops.slice(2),
     };
@@ -325,41 +320,6 @@ function countOf(op: ast.Op): string | null {
         : null;
   }
   return null;
-}
-
-export interface SummarizeParts {
-  keys: ast.Assignment[];
-  aggs: ast.Assignment[];
-}
-
-function isAggregateCall(e: ast.Expr): boolean {
-  if (e.kind === "Agg") return true;
-  if (e.kind !== "Call" || !isAggregateName(e.name)) return false;
-  return !((e.name === "min" || e.name === "max") && e.args.length > 1);
-}
-
-/** The keys and aggregates of a summarize, explicit or implied; null for other operators. */
-export function summarizeParts(op: ast.Op): SummarizeParts | null {
-  switch (op.kind) {
-    case "Summarize":
-      return { keys: op.keys ?? [], aggs: op.aggs ?? [] };
-    case "OpExpr":
-      if (!isAggregateCall(op.expr)) return null;
-      return {
-        keys: [],
-        aggs: [{ kind: "Assignment", lhs: null, rhs: op.expr }],
-      };
-    case "OpAssignment":
-      if (op.assignments.length === 0 || !op.assignments.every((a) => isAggregateCall(a.rhs))) {
-        return null;
-      }
-      return { keys: [], aggs: op.assignments };
-  }
-  return null;
-}
-
-function orderFreeAgg(e: ast.Expr): boolean {
-  return (e.kind === "Agg" || e.kind === "Call") && ORDER_FREE_AGGS.has(e.name);
 }
 
 /** How columns feed the summarize: keys and arguments that are field paths; else null. */

@@ -202,6 +202,18 @@ class FilterCompiler {
         return compileSearchAtom(globWalker(e.pattern), globBytes(e.pattern));
       case "Regexp":
         return compileSearchAtom(regexpWalker(e.pattern), null);
+      case "Grep": {
+        // grep(pattern) over this is the search term of that pattern.
+        if (e.expr.kind !== "ID" || e.expr.name !== "this") break;
+        const p = e.pattern;
+        if (p.kind === "String") {
+          return compileSearchAtom(keywordWalker(p.text), keywordBytes(p.text));
+        }
+        if (p.kind === "Glob") {
+          return compileSearchAtom(globWalker(p.pattern), globBytes(p.pattern));
+        }
+        return compileSearchAtom(regexpWalker(p.pattern), null);
+      }
     }
     const paths = new Set<string>();
     if (!this.paths(e, paths)) return null;
