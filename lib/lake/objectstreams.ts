@@ -10,6 +10,7 @@ import { type Expr, maybeYield, scanKeeps } from "../query/mod.ts";
 import { recordOf, type Type } from "../zed/types.ts";
 import type { Value } from "../zed/value.ts";
 import { encodeBody } from "../zed/zcode.ts";
+import type { ColumnRows } from "./columns/mod.ts";
 import type { Lake } from "./lake.ts";
 import type { DataObject } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
@@ -151,6 +152,48 @@ export class ObjectStream {
 
   async close(): Promise<void> {
     await this.chunks.return?.();
+  }
+}
+
+/**
+ * The rows of one part of an object made from its columns rather than
+ * decoded (the fields the query reads, the others null, as a projected
+ * ObjectStream makes them), batch by batch: the rows its columns selected,
+ * or every row where there is no filter.
+ */
+export class ColumnStream implements Stream {
+  private at = 0;
+
+  constructor(
+    private made: ColumnRows,
+    /** The rows to make, in order. */
+    private rows: Int32Array,
+    /** Every row's body size. */
+    private sizes: Uint32Array,
+    private stats: ScanStats,
+    /** Whether the rows were counted as read and matched when the columns selected them. */
+    private selected: boolean,
+  ) {}
+
+  next(): Promise<Value[] | null> {
+    const rows = this.rows, from = this.at;
+    if (from >= rows.length) return Promise.resolve(null);
+    const to = Math.min(rows.length, from + BATCH_SIZE);
+    this.at = to;
+    let bytes = 0;
+    for (let i = from; i < to; i++) bytes += this.sizes[rows[i]];
+    const stats = this.stats;
+    stats.bytesMatched += bytes;
+    if (!this.selected) {
+      stats.recordsRead += to - from;
+      stats.bytesRead += bytes;
+      stats.recordsMatched += to - from;
+    }
+    return Promise.resolve(this.made.make(rows, from, to));
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
   }
 }
 

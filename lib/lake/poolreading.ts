@@ -108,6 +108,7 @@ export class PoolReading {
             thens: this.thens,
             vectorFilter: this.vector,
             fields: this.plan.fields,
+            rowsFromColumns: useColumns(),
           },
           this.stats,
           this.signal,
@@ -225,9 +226,9 @@ export class PoolReading {
       ordered,
       stats: this.stats,
     };
-    if (this.vector !== null) {
-      opts.vector = { filter: this.vector, columns: (o) => openColumns(lake, view.pool.id, o) };
-    }
+    const columns = (o: DataObject) => openColumns(lake, view.pool.id, o);
+    if (this.vector !== null) opts.vector = { filter: this.vector, columns };
+    if (useColumns() && plan.fields !== null) opts.columns = columns;
     // Field indexes may skip objects (or parts) for equality terms.
     const terms = f !== null && f.fieldsOnly && view.indexes.length > 0 ? indexTerms(f.ast) : null;
     if (terms !== null) {

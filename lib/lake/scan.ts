@@ -11,9 +11,10 @@ import type { ValueReader } from "../formats/io.ts";
 import { type Expr, throughFilters, type VectorFilter } from "../query/mod.ts";
 import type { Batch, Value } from "../zed/value.ts";
 import type { Lake } from "./lake.ts";
-import type { ObjectColumns } from "./columns/mod.ts";
+import { ColumnRows, type ObjectColumns } from "./columns/mod.ts";
 import { type DataObject, type SeekEntry, seekIndex } from "./objects.ts";
 import {
+  ColumnStream,
   ConcatStream,
   MergeStream,
   type ObjectPart,
@@ -89,6 +90,11 @@ export interface ScanOptions {
    * streams holding those; the others have the filter applied to their values.
    */
   vector?: { filter: VectorFilter; columns: (o: DataObject) => ObjectColumns | null };
+  /**
+   * The columns of an object (null when it has none), to make the values of
+   * a projected scan from rather than decode them, where they can.
+   */
+  columns?: (o: DataObject) => ObjectColumns | null;
   stats?: ScanStats;
 }
 
@@ -200,17 +206,21 @@ export class PoolScan implements ValueReader {
         // which projected values no longer give: the decoder keeps them.
         const merged = group.length > 1 && this.opts.ordered !== false;
         const raws = merged;
-        const streams = group.map((p) =>
-          new ObjectStream(
-            this.lake,
-            this.pool,
-            p,
-            this.stats,
-            this.project,
-            this.opts.filter,
-            raws,
-          )
-        );
+        const streams: Stream[] = [];
+        for (const p of group) {
+          streams.push(
+            (!merged && await this.columnStream(p)) ||
+              new ObjectStream(
+                this.lake,
+                this.pool,
+                p,
+                this.stats,
+                this.project,
+                this.opts.filter,
+                raws,
+              ),
+          );
+        }
         this.current = streams.length === 1
           ? streams[0]
           : this.opts.ordered === false
@@ -233,6 +243,37 @@ export class PoolScan implements ValueReader {
       }
       return batch;
     }
+  }
+
+  /**
+   * The part's values made from its object's columns, when the scan reads
+   * only some fields and the columns hold them (and, with a filter, selected
+   * the rows); else null. (Merged values are decoded: their ties are ordered
+   * by their encodings.)
+   */
+  private async columnStream(p: ObjectPart): Promise<ColumnStream | null> {
+    const fields = this.opts.fields;
+    if (this.opts.columns === undefined || fields == null) return null;
+    if (p.rows === null && (this.opts.filter !== null || this.opts.records !== undefined)) {
+      return null;
+    }
+    const cols = this.opts.columns(p.object);
+    if (cols === null) return null;
+    const want = new Set(fields);
+    if (this.key.path.length > 0) want.add(this.key.path[0]);
+    const end = p.firstRow + partRows(p, seekIndex(this.lake.catalog, p.object.id));
+    const sel = p.rows;
+    let n = 0;
+    if (sel === null) n = end - p.firstRow;
+    else for (let i = p.firstRow; i < end; i++) n += sel[i];
+    const rows = new Int32Array(n);
+    if (sel === null) { for (let i = 0; i < n; i++) rows[i] = p.firstRow + i; }
+    else {
+      for (let i = p.firstRow, k = 0; i < end; i++) if (sel[i] === 1) rows[k++] = i;
+    }
+    const made = await ColumnRows.open(cols, want, end);
+    if (!(await made.prepare(rows))) return null;
+    return new ColumnStream(made, rows, await cols.sizes(), this.stats, sel !== null);
   }
 
   async close(): Promise<void> {

@@ -62,6 +62,8 @@ export interface SummarizePlan {
   thens?: readonly Expr[] | null;
   vectorFilter: VectorFilter | null;
   fields: string[] | null;
+  /** Whether rows of the fields read are made from columns where they can be (ScanOptions.columns). */
+  rowsFromColumns: boolean;
 }
 
 export class SummarizeScan implements ValueReader, ShareableScan {
@@ -205,6 +207,7 @@ export class SummarizeScan implements ValueReader, ShareableScan {
   /** Pushes a run of objects' rows into the summarize (through the operator before it, if any). */
   private async fromRows(run: DataObject[], into: Op, stats: ScanStats): Promise<void> {
     const vf = this.plan.vectorFilter;
+    const columns = (o: DataObject) => openColumns(this.lake, this.pool.id, o);
     const scan = new PoolScan(this.lake, this.pool, this.key, run, {
       range: this.plan.range,
       filter: this.plan.filter,
@@ -213,9 +216,8 @@ export class SummarizeScan implements ValueReader, ShareableScan {
       ordered: !this.plan.orderFree,
       stats,
       // Rows the filter's columns rule out are not read (an object none pass, not at all).
-      vector: vf === null
-        ? undefined
-        : { filter: vf, columns: (o) => openColumns(this.lake, this.pool.id, o) },
+      vector: vf === null ? undefined : { filter: vf, columns },
+      columns: this.plan.rowsFromColumns && this.plan.fields !== null ? columns : undefined,
     });
     try {
       for (let b = await scan.read(); b !== null; b = await scan.read()) {

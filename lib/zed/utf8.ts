@@ -91,9 +91,20 @@ export function codePointCount(s: string): number {
 /** Arrays to gather short byte strings in (String.fromCharCode.apply takes them fastest). */
 const gather: number[][] = Array.from({ length: 65 }, (_, n) => new Array<number>(n).fill(0));
 
+/** The longest run of bytes made into a string at once. */
+const LATIN1_RUN = 8192;
+
 /** The string of b[from, to) read as Latin-1 (for ASCII bytes, their text). */
 export function latin1String(b: Uint8Array, from: number, to: number): string {
   const n = to - from;
+  if (n > LATIN1_RUN) {
+    // (Arguments go on the stack: a long string is made of runs.)
+    let s = "";
+    for (let i = from; i < to; i += LATIN1_RUN) {
+      s += latin1String(b, i, Math.min(to, i + LATIN1_RUN));
+    }
+    return s;
+  }
   if (n > 64) return String.fromCharCode.apply(null, b.subarray(from, to) as unknown as number[]);
   const a = gather[n];
   for (let k = 0; k < n; k++) a[k] = b[from + k];

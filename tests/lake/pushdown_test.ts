@@ -740,8 +740,10 @@ Deno.test("a put of one field before a summary: the columns feed the summary of 
       for (const qq of [...inlined, ...onRows]) {
         const { rows, cols } = await bothPaths(lake, `from ${pool} | ${qq}`);
         assert.deepEqual(cols.lines, rows.lines, `${pool}: ${qq}`);
+        // (Rows through the put are made from columns too, where they can be.)
         const fromCols = pool === "p" && inlined.includes(qq);
-        assert.equal(cols.stats.bytesFetched === 0, fromCols, `${pool}: ${qq}: from columns`);
+        if (fromCols) assert.equal(cols.stats.bytesFetched, 0, `${pool}: ${qq}: from columns`);
+        if (pool === "q") assert.ok(cols.stats.bytesFetched > 0, `${pool}: ${qq}: rows read`);
       }
     }
     // The values that are not records count as errors with a missing k, as the put makes them.

@@ -16,6 +16,7 @@ import {
   parseUint64,
 } from "../../lib/zed/primitive.ts";
 import { ID_FLOAT32, ID_TIME, ID_UINT8 } from "../../lib/zed/types.ts";
+import { latin1String } from "../../lib/zed/utf8.ts";
 
 Deno.test("float64 text follows Go's %d. and shortest 'g' forms", () => {
   const cases: [number, string][] = [
@@ -220,4 +221,18 @@ Deno.test("building primitives from text", () => {
     () => parsePrimitive(ID_TIME, "9999-12-17T16:37:21.023179Z"),
     /time overflow: 9999-12-17T16:37:21.023179Z \(max: 2262-04-11T23:47:16Z\)/,
   );
+});
+
+Deno.test("latin1String: short, long and very long runs of bytes, any part of them", () => {
+  for (const n of [0, 1, 64, 65, 8191, 8192, 8193, 3_000_000]) {
+    const b = new Uint8Array(n + 4);
+    for (let i = 0; i < b.length; i++) b[i] = 32 + (i * 7) % 90;
+    const s = latin1String(b, 2, n + 2);
+    assert.equal(s.length, n);
+    if (n > 0) {
+      assert.equal(s.charCodeAt(0), b[2]);
+      assert.equal(s.charCodeAt(n - 1), b[n + 1]);
+      assert.equal(s.charCodeAt(n >> 1), b[2 + (n >> 1)]);
+    }
+  }
 });

@@ -9,6 +9,7 @@ import { zctx } from "../../zed/context.ts";
 import { Kind, type RecordType, type Type, typeUnder } from "../../zed/types.ts";
 import { type Body, Value } from "../../zed/value.ts";
 import { VALUE } from "../../zed/vector.ts";
+import type { TypeIndex } from "./decode.ts";
 import type { ObjectColumns } from "./reader.ts";
 
 type Build = (row: number) => Body;
@@ -25,26 +26,63 @@ export async function valuesFromColumns(
 ): Promise<Value[] | null> {
   let upTo = 0;
   for (const r of rows) if (r >= upTo) upTo = r + 1;
-  const types = await c.typeIndexUpTo(upTo);
-  const builds = new Map<number, Build>();
-  for (const r of rows) {
-    const k = types === null ? 0 : types[r];
-    if (builds.has(k)) continue;
-    const rec = typeUnder(c.types[k]);
-    if (rec.kind !== Kind.Record) return null;
-    const complete = c.complete[k];
-    if (!complete && want === null) return null;
-    const b = await recordBuild(c, k, rec, [], want, complete, upTo);
-    if (b === null) return null;
-    builds.set(k, b);
+  const made = await ColumnRows.open(c, want, upTo);
+  return await made.prepare(rows) ? made.make(rows, 0, rows.length) : null;
+}
+
+/**
+ * Rows of an object's first upTo made from its columns, as
+ * valuesFromColumns makes them: how to make each record type is worked out
+ * once (prepare), for every batch of rows made after.
+ */
+export class ColumnRows {
+  private builds: (Build | undefined)[];
+
+  private constructor(
+    private c: ObjectColumns,
+    private types: TypeIndex | null,
+    private want: ReadonlySet<string> | null,
+    private upTo: number,
+  ) {
+    this.builds = new Array(c.types.length);
   }
-  const out: Value[] = new Array(rows.length);
-  for (let n = 0; n < rows.length; n++) {
-    const r = rows[n];
-    const k = types === null ? 0 : types[r];
-    out[n] = new Value(c.types[k], builds.get(k)!(r));
+
+  static async open(
+    c: ObjectColumns,
+    want: ReadonlySet<string> | null,
+    upTo: number,
+  ): Promise<ColumnRows> {
+    return new ColumnRows(c, await c.typeIndexUpTo(upTo), want, upTo);
   }
-  return out;
+
+  /** Works out how to make the types of rows; false when the columns cannot make one. */
+  async prepare(rows: ArrayLike<number>): Promise<boolean> {
+    const { c, types, builds } = this;
+    for (let i = 0; i < rows.length; i++) {
+      const k = types === null ? 0 : types[rows[i]];
+      if (builds[k] !== undefined) continue;
+      const rec = typeUnder(c.types[k]);
+      if (rec.kind !== Kind.Record) return false;
+      const complete = c.complete[k];
+      if (!complete && this.want === null) return false;
+      const b = await recordBuild(c, k, rec, [], this.want, complete, this.upTo);
+      if (b === null) return false;
+      builds[k] = b;
+    }
+    return true;
+  }
+
+  /** The values of rows[from, to), prepared. */
+  make(rows: ArrayLike<number>, from: number, to: number): Value[] {
+    const { c, types, builds } = this;
+    const out: Value[] = new Array(to - from);
+    for (let n = from; n < to; n++) {
+      const r = rows[n];
+      const k = types === null ? 0 : types[r];
+      out[n - from] = new Value(c.types[k], builds[k]!(r));
+    }
+    return out;
+  }
 }
 
 /**

@@ -28,7 +28,7 @@ export {
 export { upgradeColumns, writeColumnsOf } from "./upgrade.ts";
 export { writeColumns } from "./write.ts";
 export { columnProbe } from "./probe.ts";
-export { cutFromColumns, valuesFromColumns } from "./materialize.ts";
+export { ColumnRows, cutFromColumns, valuesFromColumns } from "./materialize.ts";
 
 /** Objects' columns, by the (cached, immutable) metadata of each object; null: unusable. */
 const opened = new WeakMap<DataObject, ObjectColumns | null>();
