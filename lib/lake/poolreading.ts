@@ -123,22 +123,25 @@ export class PoolReading {
       case "fuse":
         if (!this.columnsSelect()) return this.sorted(p.make);
         return new TopKReader(this, p.make, () => this.fuseFromColumns(p.limit));
-      case "tail":
+      case "tail": {
         if (!this.columnsSelect()) {
           return new OpReader(this.scan(true), p.make, this.signal);
         }
+        const last = () =>
+          tailFromColumns(this.lake, this.view.pool, this.key, this.view.objects, {
+            limit: p.limit,
+            range: this.range,
+            vector: this.vector,
+            fields: this.plan.fields,
+            cut: p.cut,
+          }, this.stats);
+        const through = p.through;
         return new TopKReader(
           this,
           p.make,
-          () =>
-            tailFromColumns(this.lake, this.view.pool, this.key, this.view.objects, {
-              limit: p.limit,
-              range: this.range,
-              vector: this.vector,
-              fields: this.plan.fields,
-              cut: p.cut,
-            }, this.stats),
+          through === undefined ? last : () => this.madeThrough(last, through),
         );
+      }
     }
     return this.scan(this.plan.ordered);
   }
@@ -175,17 +178,31 @@ export class PoolReading {
     if (this.bounds !== null || !useColumns() || n > MAX_HEAD_THROUGH) {
       return this.sorted(through.whole);
     }
-    return new TopKReader(this, through.whole, async () => {
-      const before = { ...this.stats };
-      const picked = await drain(this.head(n));
-      const made = await drain(
-        new OpReader(new BatchesReader([picked]), through.make, this.signal),
-      );
-      if (made.length === picked.length) return made;
-      // The pool's values are read again: what the stats count starts over.
-      Object.assign(this.stats, before);
-      return null;
-    });
+    return new TopKReader(
+      this,
+      through.whole,
+      () => this.madeThrough(() => drain(this.head(n)), through),
+    );
+  }
+
+  /**
+   * What the per-value operators make of the values picked (a head's or a
+   * tail's): null when the pick cannot be made, or one of its values is
+   * dropped (then the stats start over, as the pool is read again).
+   */
+  private async madeThrough(
+    pick: () => Promise<Value[] | null>,
+    through: HeadThrough,
+  ): Promise<Value[] | null> {
+    const before = { ...this.stats };
+    const picked = await pick();
+    if (picked === null) return null;
+    const made = await drain(
+      new OpReader(new BatchesReader([picked]), through.make, this.signal),
+    );
+    if (made.length === picked.length) return made;
+    Object.assign(this.stats, before);
+    return null;
   }
 
   /**

@@ -230,41 +230,43 @@ Deno.test("a cut of fields by name next to a head is made as the cut operator ma
   });
 });
 
-Deno.test("a head after per-value operators picks its rows first, unless a value is dropped", async () => {
+Deno.test("a head or tail after per-value operators picks its rows first, unless a value is dropped", async () => {
   await withLake(async (lake) => {
     for (const order of ["asc", "desc"] as const) {
       // Keys tie across objects; some rows have no key, some values are not records.
       const tied = await tiedPool(lake, order, order);
       await loadText(lake, tied, '{k:2,s:error("quiet"),v:7}\nerror("missing")\n');
       for (const n of [1, 3, 10, 41, 200]) {
-        for (const filter of ["", "v % 3 == 0 | "]) {
-          for (
-            const ops of [
-              "yield s", // a field some values lack, and an error("quiet") value in one
-              "rename t:=s | put w:=v*2",
-              "drop extra | yield this",
-              "cut x:=s, k",
-              "yield quiet(extra)", // drops most values: the rows decide
-              "put c:=count() | pass", // running state over the same values
-            ]
-          ) {
-            const q = `from ${order} | ${filter}${ops} | head ${n}`;
-            const { rows, cols } = await bothPaths(lake, q);
-            assert.deepEqual(cols.lines, rows.lines, q);
-            // The operators as they are, nothing pushed to the source.
-            const op = await lines(
-              lake,
-              `from ${order} | ${filter}fork (=> pass) | ${ops} | head ${n}`,
-            );
-            assert.deepEqual(cols.lines, op, q);
-            if (ops.startsWith("yield quiet") && n >= 10) {
-              // Values are dropped among the first ten (most lack extra), so
-              // the pool is read again by rows: counted once, as the rows count it.
-              assert.deepEqual(
-                [cols.stats.recordsRead, cols.stats.bytesRead],
-                [rows.stats.recordsRead, rows.stats.bytesRead],
-                q,
+        for (const end of ["head", "tail"]) {
+          for (const filter of ["", "v % 3 == 0 | "]) {
+            for (
+              const ops of [
+                "yield s", // a field some values lack, and an error("quiet") value in one
+                "rename t:=s | put w:=v*2",
+                "drop extra | yield this",
+                "cut x:=s, k",
+                "yield quiet(extra)", // drops most values: the rows decide
+                "put c:=count() | pass", // running state over the same values
+              ]
+            ) {
+              const q = `from ${order} | ${filter}${ops} | ${end} ${n}`;
+              const { rows, cols } = await bothPaths(lake, q);
+              assert.deepEqual(cols.lines, rows.lines, q);
+              // The operators as they are, nothing pushed to the source.
+              const op = await lines(
+                lake,
+                `from ${order} | ${filter}fork (=> pass) | ${ops} | ${end} ${n}`,
               );
+              assert.deepEqual(cols.lines, op, q);
+              if (ops.startsWith("yield quiet") && n >= 10) {
+                // Values are dropped among the first ten (most lack extra), so
+                // the pool is read again by rows: counted once, as the rows count it.
+                assert.deepEqual(
+                  [cols.stats.recordsRead, cols.stats.bytesRead],
+                  [rows.stats.recordsRead, rows.stats.bytesRead],
+                  q,
+                );
+              }
             }
           }
         }
@@ -277,13 +279,20 @@ Deno.test("a head after per-value operators picks its rows first, unless a value
       for (let i = 0; i < 500; i++) text += `{ts:${part * 500 + i},v:${i},s:"x${i}"}\n`;
       await loadText(lake, p, text);
     }
-    const { rows, cols } = await bothPaths(lake, "from many | rename t:=s | yield t | head 3");
-    assert.deepEqual(cols.lines, ['"x0"', '"x1"', '"x2"']);
-    assert.deepEqual(cols.lines, rows.lines);
-    assert.ok(
-      cols.stats.bytesFetched < rows.stats.bytesFetched / 4,
-      `${cols.stats.bytesFetched} of ${rows.stats.bytesFetched} bytes fetched`,
-    );
+    for (
+      const [end, want] of [
+        ["head", ['"x0"', '"x1"', '"x2"']],
+        ["tail", ['"x497"', '"x498"', '"x499"']],
+      ] as const
+    ) {
+      const { rows, cols } = await bothPaths(lake, `from many | rename t:=s | yield t | ${end} 3`);
+      assert.deepEqual(cols.lines, want);
+      assert.deepEqual(cols.lines, rows.lines);
+      assert.ok(
+        cols.stats.bytesFetched < rows.stats.bytesFetched / 4,
+        `${end}: ${cols.stats.bytesFetched} of ${rows.stats.bytesFetched} bytes fetched`,
+      );
+    }
   });
 });
 

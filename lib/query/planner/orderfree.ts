@@ -75,8 +75,8 @@ export function orderFree(ops: ast.Op[]): boolean {
   return false;
 }
 
-/** Whether e calls an aggregate, which keeps state from value to value (`yield count()`). */
-function stateful(e: ast.AnyNode): boolean {
+/** Whether e (or an operator) calls an aggregate, which keeps state from value to value (`yield count()`). */
+export function stateful(e: ast.AnyNode): boolean {
   return anyNode(
     e,
     (n) => (n.kind === "Agg" || n.kind === "Call") && isAggregateCall(n as ast.Expr),

@@ -19,7 +19,7 @@ import { exprFields } from "../compiler/demand.ts";
 import { DEFAULT_TOP_LIMIT } from "../ops/top.ts";
 import { inlinedParts, putField } from "./inline.ts";
 import { anyNode, isPlainCount, type SummarizeParts, summarizeParts } from "./nodes.ts";
-import { orderFree } from "./orderfree.ts";
+import { orderFree, stateful } from "./orderfree.ts";
 import { leadingValues, pageHead, pageLimit } from "./pages.ts";
 
 /** A fuse before a head of at most this many values is the source's (the values are held). */
@@ -80,8 +80,10 @@ export type Pushdown =
   /**
    * `tail N`, also with a cut of top-level fields by name next to it (as for
    * head), and the operators themselves, for when columns cannot serve.
+   * With `through`: per-value operators before the tail (as HeadThrough, the
+   * last N values in pool order).
    */
-  | { kind: "tail"; limit: number; cut: HeadCut | null; make: OpFactory };
+  | { kind: "tail"; limit: number; cut: HeadCut | null; make: OpFactory; through?: HeadThrough };
 
 /** A sort's expression of top-level fields, and those fields. */
 export interface SortDerive {
@@ -198,6 +200,15 @@ export function planPushdown(
         make: c.chain(ops.slice(0, taken), scope),
       },
       rest: ops.slice(taken),
+    };
+  }
+  // (Not with running state: the last values' would count only those.)
+  if (k > 0 && after?.kind === "Tail" && !ops.slice(0, k).some(stateful)) {
+    const whole = c.chain(ops.slice(0, k + 1), scope);
+    const through = { make: c.chain(ops.slice(0, k), scope), whole };
+    return {
+      pushdown: { kind: "tail", limit: after.count || 1, cut: null, make: whole, through },
+      rest: ops.slice(k + 1),
     };
   }
   if (head.kind === "Top" && !head.flush && head.args?.length === 1) {
