@@ -56,6 +56,14 @@ export function projection(
   };
 }
 
+const NO_FIELDS: ReadonlySet<number> = new Set();
+
+/**
+ * A projection decoding no field of records (their encoded bodies are what
+ * is wanted of them, and nothing looks at their fields).
+ */
+export const noFields: Projection = (t) => recordOf(t) === undefined ? undefined : NO_FIELDS;
+
 /** The values of one part of an object that pass the filter, batch by batch. */
 export class ObjectStream {
   private chunks: AsyncIterator<Uint8Array>;
@@ -76,11 +84,13 @@ export class ObjectStream {
     private filter: Expr | null,
     /** Keep the values' encoded bodies (for a merge's ties, when projected). */
     private keepRaws = false,
+    /** Values carry their encoded bodies (EncodedValue). */
+    encoded = false,
   ) {
     const sizes = filter !== null || part.rows !== null;
     // With a row selection, the rows that do not pass are skipped undecoded.
     const select = part.rows === null ? undefined : { rows: part.rows, first: part.firstRow };
-    this.decoder = new ZngDecoder(undefined, { project, sizes, select, raws: keepRaws });
+    this.decoder = new ZngDecoder(undefined, { project, sizes, select, raws: keepRaws, encoded });
     const path = lake.objectPath(pool.id, part.object.id);
     this.chunks = lake.storage.readRange(path, part.offset, part.length)[Symbol.asyncIterator]();
   }

@@ -235,17 +235,21 @@ export class PoolReading {
   private scan(ordered: boolean): ValueReader {
     const { lake, view, plan } = this;
     const f = plan.filter;
+    // Values going straight to a ZNG writer are written as they are
+    // encoded: only what the filters read is decoded.
+    const encoded = plan.encoded === true && plan.straight !== undefined;
     const opts: ScanOptions = {
       range: this.range,
       filter: this.pred,
       thens: this.thens,
-      fields: plan.fields,
+      fields: encoded ? plan.straight!.fields : plan.fields,
       ordered,
       stats: this.stats,
+      encoded,
     };
     const columns = (o: DataObject) => openColumns(lake, view.pool.id, o);
     if (this.vector !== null) opts.vector = { filter: this.vector, columns };
-    if (useColumns() && plan.fields !== null) opts.columns = columns;
+    if (useColumns() && plan.fields !== null && !encoded) opts.columns = columns;
     // Field indexes may skip objects (or parts) for equality terms.
     const terms = f !== null && f.fieldsOnly && view.indexes.length > 0 ? indexTerms(f.ast) : null;
     if (terms !== null) {

@@ -35,6 +35,12 @@ export interface LakeQueryOptions {
   signal?: AbortSignal;
   /** Threads the query's counts and summaries may share their objects with (share.ts). */
   helpers?: ScanHelpers;
+  /**
+   * The output writes values as they are encoded (ZNG): a source whose
+   * values are the output (SourcePlan.straight) decodes only what its
+   * filter reads.
+   */
+  encodedOutput?: boolean;
 }
 
 /** A query compiled and its sources opened, ready to run. */
@@ -59,9 +65,10 @@ export function prepareLakeQuery(
   const stats = opts.stats ?? newScanStats();
   const sharing = new ShareContext(opts.helpers ?? null);
   // Planning walks the query's expressions too.
+  const encoded = opts.encodedOutput === true;
   const readers = withinStack(() =>
     query.sources!.map((plan) =>
-      openLakeSource(lake, plan, {
+      openLakeSource(lake, encoded && plan.straight ? { ...plan, encoded } : plan, {
         head: opts.head,
         stats,
         access: opts.access,

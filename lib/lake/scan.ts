@@ -17,6 +17,7 @@ import {
   ColumnStream,
   ConcatStream,
   MergeStream,
+  noFields,
   type ObjectPart,
   ObjectStream,
   type Projection,
@@ -95,6 +96,8 @@ export interface ScanOptions {
    * a projected scan from rather than decode them, where they can.
    */
   columns?: (o: DataObject) => ObjectColumns | null;
+  /** Values carry their encoded bodies (EncodedValue), decoded only for `fields`. */
+  encoded?: boolean;
   stats?: ScanStats;
 }
 
@@ -215,9 +218,10 @@ export class PoolScan implements ValueReader {
                 this.pool,
                 p,
                 this.stats,
-                this.project,
+                this.projectionOf(p, merged),
                 this.opts.filter,
                 raws,
+                this.opts.encoded,
               ),
           );
         }
@@ -243,6 +247,18 @@ export class PoolScan implements ValueReader {
       }
       return batch;
     }
+  }
+
+  /**
+   * What to decode of a part's values: the fields the scan reads, or none
+   * where values go out as they are encoded and nothing looks at their
+   * fields (no merge orders them by key, no filter is applied to them).
+   */
+  private projectionOf(p: ObjectPart, merged: boolean): Projection | undefined {
+    const o = this.opts;
+    const unread = o.encoded === true && !merged && (p.rows !== null || o.filter === null) &&
+      (o.thens == null || o.thens.length === 0);
+    return unread ? noFields : this.project;
   }
 
   /**

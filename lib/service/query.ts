@@ -244,6 +244,7 @@ async function beginQuery(
       signal,
       access: opts.access ?? NO_ACCESS,
       helpers: opts.helpers,
+      encodedOutput: format === "zng",
     });
     if (opts.when !== undefined && !opts.when(prepared)) {
       for (const r of prepared.readers) await r.close?.().catch(() => {});

@@ -44,6 +44,18 @@ export class Value {
   constructor(readonly type: Type, readonly body: Body) {}
 }
 
+/**
+ * A value read with its encoded body (its ZNG bytes), of which only some
+ * fields may be decoded (the others null): where nothing looks at the rest
+ * (a pool's values going straight to a ZNG writer), its encoding is the
+ * value, written as it is.
+ */
+export class EncodedValue extends Value {
+  constructor(type: Type, body: Body, readonly encoded: Uint8Array) {
+    super(type, body);
+  }
+}
+
 /** A batch: values flowing together through readers, operators and writers. */
 export type Batch = Value[];
 

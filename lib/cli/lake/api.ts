@@ -50,6 +50,8 @@ export interface QueryOptions {
   head?: { pool: string; branch: string };
   /** Receives what the query's scans read. */
   stats?: QueryStats;
+  /** The writer takes values as they are encoded (ZNG: see LakeQueryOptions.encodedOutput). */
+  encodedOutput?: boolean;
 }
 
 /** What vacuum removed (or would). */

@@ -102,7 +102,12 @@ export class LocalLake implements LakeAPI {
   async query(text: string, writer: ValueWriter, opts: QueryOptions = {}): Promise<void> {
     const stats = newScanStats();
     // The CLI runs on the user's machine: local files are the user's own.
-    await runLakeQuery(this.lake, text, writer, { head: opts.head, stats, access: LOCAL_ACCESS });
+    await runLakeQuery(this.lake, text, writer, {
+      head: opts.head,
+      stats,
+      access: LOCAL_ACCESS,
+      encodedOutput: opts.encodedOutput,
+    });
     if (opts.stats !== undefined) {
       opts.stats.bytesRead = stats.bytesRead;
       opts.stats.bytesMatched = stats.bytesMatched;

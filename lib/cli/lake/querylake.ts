@@ -37,6 +37,7 @@ export async function queryLake(
       api.query(text, w, {
         head: head === undefined ? undefined : { pool: head.pool, branch: head.branch },
         stats,
+        encodedOutput: output.format === "zng",
       }));
     if (flags.s) console.error(statsText(stats.bytesRead, stats.recordsRead, stats.recordsMatched));
     return 0;

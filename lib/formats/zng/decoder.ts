@@ -19,6 +19,7 @@ import {
   C_SET,
   C_SET_CHECKED,
   C_UNION,
+  NO_FIELDS,
   P_BOOL,
   P_BYTES,
   P_FLOAT32,
@@ -257,7 +258,7 @@ export class BodyDecoder {
       case SKIP:
         return null;
       case C_RECORD:
-        return this.record(plan.parts, p, p + len);
+        return this.record(plan.parts, plan.count, p, p + len);
       case C_ARRAY:
       case C_SET:
         return this.elements(plan.elem as Plan, p, p + len);
@@ -278,11 +279,13 @@ export class BodyDecoder {
     throw malformed();
   }
 
-  private record(parts: readonly Plan[], p: number, end: number): Body[] {
+  /** A record's body: its fields, the first `read` of them (0: all, NO_FIELDS: none; the others null). */
+  private record(parts: readonly Plan[], read: number, p: number, end: number): Body[] {
     const buf = this.buf;
     const n = parts.length;
     const out: Body[] = [];
-    for (let i = 0; i < n; i++) {
+    const stop = read === 0 ? n : read === NO_FIELDS ? 0 : read;
+    for (let i = 0; i < stop; i++) {
       if (p >= end) throw malformed();
       let tag = buf[p++];
       if (tag > 0x7f) {
@@ -312,6 +315,11 @@ export class BodyDecoder {
           out.push(this.decode(part, p, len));
       }
       p += len;
+    }
+    if (stop < n) {
+      // A projection needs none of the fields after these: they are not read.
+      for (let i = stop; i < n; i++) out.push(null);
+      return out;
     }
     if (p !== end) throw malformed();
     return out;

@@ -54,7 +54,7 @@ export class Plan {
     readonly elem: Plan | null,
     /** Map value. */
     readonly value: Plan | null,
-    /** Enum symbol count. */
+    /** Enum symbol count; for a projected record, the fields read (0: all; NO_FIELDS: none). */
     readonly count: number,
   ) {}
 }
@@ -134,19 +134,26 @@ function build(t: Type, validate: boolean): Plan {
   }
 }
 
+/** A projected record plan's count when it reads none of the fields. */
+export const NO_FIELDS = -1;
+
 /**
  * A record plan that decodes only the fields in `needed` (by position); the
  * others are skipped without decoding and read as null. For projected scans
- * that evaluate a few fields before deciding to decode a whole value.
+ * that evaluate a few fields before deciding to decode a whole value. Not
+ * validating, the fields after the last needed one are not read at all (its
+ * count: the fields read; 0 for all of them).
  */
 export function projectedPlan(t: Type, needed: ReadonlySet<number>, validate = false): Plan {
   const full = planOf(typeUnder(t), validate);
   if (full.code !== C_RECORD) return full;
+  let read = 0;
+  for (const i of needed) if (i + 1 > read) read = i + 1;
   return new Plan(
     C_RECORD,
     full.parts.map((p, i) => needed.has(i) ? p : skipPlan),
     null,
     null,
-    0,
+    validate || read === full.parts.length ? 0 : read === 0 ? NO_FIELDS : read,
   );
 }

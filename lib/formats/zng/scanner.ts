@@ -10,7 +10,7 @@
 import { invalid } from "../../errors.ts";
 import { uvarintLength } from "../../zed/bytes.ts";
 import type { Type } from "../../zed/types.ts";
-import { Value } from "../../zed/value.ts";
+import { EncodedValue, Value } from "../../zed/value.ts";
 import type { EncodedSink } from "../io.ts";
 import { BodyChecker } from "./checker.ts";
 import { BodyDecoder, MALFORMED, malformed } from "./decoder.ts";
@@ -62,6 +62,11 @@ export interface ScannerOptions {
    */
   raws?: boolean;
   /**
+   * Values carry their encoded bodies (EncodedValue; nulls excepted), for a
+   * writer that writes them as they are.
+   */
+  encoded?: boolean;
+  /**
    * Decode only some values: those whose number (counting from `first` for
    * the first value read) has rows[number] === 1; the others are skipped
    * undecoded (and not counted in bodyBytes).
@@ -102,6 +107,7 @@ export class ZngScanner {
   /** With opts.raws: the encoded body of each value in `values` (empty for null). */
   raws: Uint8Array[] = [];
   private keepRaws: boolean;
+  private encodedValues: boolean;
   /** With opts.select: which values to decode, and the number of the next one. */
   private selected: Uint8Array | null;
   private row: number;
@@ -124,6 +130,7 @@ export class ZngScanner {
     this.max = opts.max ?? MAX_FRAME;
     this.keepSizes = opts.sizes ?? false;
     this.keepRaws = opts.raws ?? false;
+    this.encodedValues = opts.encoded ?? false;
     this.selected = opts.select?.rows ?? null;
     this.row = opts.select?.first ?? 0;
   }
@@ -369,9 +376,14 @@ export class ZngScanner {
         raws?.push(EMPTY);
         continue;
       }
-      out.push(new Value(t, body.decode(types.valuePlan(id), p, len)));
+      const decoded = body.decode(types.valuePlan(id), p, len);
+      if (raws === null && !this.encodedValues) out.push(new Value(t, decoded));
+      else {
+        const raw = fresh ? buf.subarray(p, p + len) : buf.slice(p, p + len);
+        raws?.push(raw);
+        out.push(this.encodedValues ? new EncodedValue(t, decoded, raw) : new Value(t, decoded));
+      }
       sizes?.push(len);
-      raws?.push(fresh ? buf.subarray(p, p + len) : buf.slice(p, p + len));
       this.bodyBytes += len;
       p += len;
     }

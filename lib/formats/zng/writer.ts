@@ -7,7 +7,7 @@
 import { ByteWriter, uvarintLength } from "../../zed/bytes.ts";
 import { encodeUtf8 } from "../../zed/utf8.ts";
 import type { Type } from "../../zed/types.ts";
-import type { Batch, Value } from "../../zed/value.ts";
+import { type Batch, EncodedValue, type Value } from "../../zed/value.ts";
 import { appendTagged } from "../../zed/zcode.ts";
 import type { Sink, ValueWriter } from "../io.ts";
 import { compressBlock } from "./lz4.ts";
@@ -51,7 +51,11 @@ export class ZngEncoder {
   write(v: Value): void {
     const values = this.values;
     values.uvarint(this.types.idOf(v.type));
-    appendTagged(values, v.type, v.body);
+    if (v instanceof EncodedValue) {
+      // Its body as read (only some fields of it decoded).
+      values.uvarint(v.encoded.length + 1);
+      values.bytes(v.encoded);
+    } else appendTagged(values, v.type, v.body);
     if (values.pos >= this.threshold || this.types.out.pos >= this.threshold) this.flush();
   }
 

@@ -70,6 +70,18 @@ export interface SourcePlan {
    * not merge overlapping objects then.
    */
   ordered: boolean;
+  /**
+   * Where nothing follows the source (its values are the query's output):
+   * the top-level fields its filter reads (null: all). A writer that takes
+   * values as they are encoded (ZNG) has the pool decode only these
+   * (SourcePlan.encoded).
+   */
+  straight?: { fields: string[] | null };
+  /**
+   * Set by the lake for a straight source whose output is ZNG: its values
+   * are EncodedValues, decoded only for straight.fields.
+   */
+  encoded?: boolean;
 }
 
 export interface CompileOptions {

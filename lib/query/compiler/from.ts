@@ -16,7 +16,7 @@ import { fanIn } from "../runtime/channels.ts";
 import type { Op, OpFactory } from "../runtime/op.ts";
 import type { Expr } from "../runtime/expr.ts";
 import type { CompiledQuery, SourcePlan } from "./compile.ts";
-import { fieldDemand } from "./demand.ts";
+import { exprFields, fieldDemand } from "./demand.ts";
 import { mentionsBound, planPushdown } from "../planner/pushdown.ts";
 import { orderFree } from "../planner/orderfree.ts";
 import { compileVectorFilter, type VectorFilter } from "../vector/filter.ts";
@@ -183,6 +183,16 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
     fields,
     ordered,
   };
+  if (pushdown === null && trunkOps.length === 0 && rest.length === 0) {
+    // What the filter and the filters folded into it read.
+    const folded = (filter === null ? all : all.slice(1)).map((op) => c.filterExpr(op, liftScope));
+    let need: Set<string> | null = new Set();
+    for (const e of [filter?.ast ?? null, ...folded]) {
+      const f = exprFields(e);
+      need = need === null || f === null ? null : new Set([...need, ...f]);
+    }
+    plan.straight = { fields: need === null ? null : [...need] };
+  }
   const trunkChain = c.chain(trunkOps, inner);
   const restChain = c.chain(rest, scope);
   return {
