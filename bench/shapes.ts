@@ -15,6 +15,9 @@ import { join } from "./path.ts";
 import { drain, fileBody, ServerProcess } from "./httpclient.ts";
 import { zeekFiles } from "./lake.ts";
 import { median, repoRoot } from "./util.ts";
+import { openReader } from "../lib/formats/detect.ts";
+import { ByteInput } from "../lib/formats/io.ts";
+import { ZsonWriter } from "../lib/formats/zson/writer.ts";
 
 const ZED_DIR = join(repoRoot, "..", "shared", "tools", "zed-v1.3.0");
 
@@ -58,6 +61,22 @@ export const SHAPES = [
   '_path=="dns" | uniq | count()',
   "uniq -c | count()",
   "fuse | head 1",
+  '_path=="dns" | over answers | count()',
+  "grep(/google/) | count()",
+  'fork ( => _path=="dns" | count() => _path=="ssl" | count() ) | sort count',
+  '_path=="dns" | yield {q:query, n:len(answers)} | count() by n | sort n',
+  '_path=="ssl" | cut ts, server_name, subject | sort -r ts | head 1000',
+  '_path=="dns" | cut query, answers',
+  "put x:=rtt*2 | cut ts, x | tail 1000",
+  "cut ts, _path",
+];
+
+/** Whole results out in the formats clients ask for: the Go CLI's ZNG, Zui's ZJSON, JSON. */
+export const OUTPUTS: [string, string][] = [
+  ["pass", "application/x-zng"],
+  ['_path=="dns"', "application/x-zng"],
+  ["pass", "application/x-zjson"],
+  ["pass", "application/json"],
 ];
 
 /**
@@ -135,28 +154,47 @@ async function timed(
   base: string,
   text: string,
   pool: string,
+  accept: string,
 ): Promise<{ ms: number; body: string }> {
   const t0 = performance.now();
   const res = await fetch(`${base}/query`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/x-zson" },
+    headers: { "Content-Type": "application/json", Accept: accept },
     body: JSON.stringify({ query: `from ${pool} | ${text}` }),
   });
-  const body = await res.text();
+  const bytes = new Uint8Array(await res.arrayBuffer());
   const ms = performance.now() - t0;
+  // ZNG compared by its values (its frames may be cut at other places).
+  const body = accept === "application/x-zng"
+    ? await zsonOf(bytes)
+    : new TextDecoder().decode(bytes);
   if (!res.ok) throw new Error(`${text}: HTTP ${res.status}: ${body}`);
   return { ms, body };
+}
+
+/** ZNG bytes as ZSON text. */
+async function zsonOf(bytes: Uint8Array): Promise<string> {
+  const r = await openReader(ByteInput.fromBytes(bytes));
+  const parts: string[] = [];
+  const w = new ZsonWriter((c) => {
+    parts.push(new TextDecoder().decode(c));
+    return Promise.resolve();
+  });
+  for (let b = await r.read(); b !== null; b = await r.read()) await w.write(b);
+  await w.end();
+  return parts.join("");
 }
 
 async function warm(
   base: string,
   text: string,
   pool = "asc",
+  accept = "application/x-zson",
 ): Promise<{ ms: number; body: string }> {
   let body = "";
-  for (let i = 0; i < 3; i++) body = (await timed(base, text, pool)).body;
+  for (let i = 0; i < 3; i++) body = (await timed(base, text, pool, accept)).body;
   const ts: number[] = [];
-  for (let i = 0; i < 7; i++) ts.push((await timed(base, text, pool)).ms);
+  for (let i = 0; i < 7; i++) ts.push((await timed(base, text, pool, accept)).ms);
   return { ms: median(ts), body };
 }
 
@@ -184,6 +222,8 @@ export async function shapesBenchmarks(tmp: string): Promise<void> {
     await compare(loch, zed, TIME_SHAPES, "times", "queries");
     console.log("Zui's own queries over the same pool (warm ms):");
     await compare(loch, zed, ZUI_SHAPES, "times", "Zui queries");
+    console.log("whole results out, by format (the JSON logs' pool; warm ms):");
+    await compare(loch, zed, OUTPUTS, "asc", "outputs");
   } finally {
     await loch.stop();
     await zed.stop();
@@ -195,15 +235,17 @@ export async function shapesBenchmarks(tmp: string): Promise<void> {
 async function compare(
   loch: ServerProcess,
   zed: ServerProcess,
-  queries: string[],
+  queries: (string | [string, string])[],
   pool: string,
   what: string,
 ): Promise<void> {
   console.log("   loch      zed  loch/zed  answer  query");
   let over1 = 0, overHalf = 0, differ = 0;
-  for (const text of queries) {
-    const l = await warm(loch.url, text, pool);
-    const z = await warm(zed.url, text, pool);
+  for (const q of queries) {
+    const [query, accept] = typeof q === "string" ? [q, "application/x-zson"] : q;
+    const text = typeof q === "string" ? q : `${query} (${accept})`;
+    const l = await warm(loch.url, query, pool, accept);
+    const z = await warm(zed.url, query, pool, accept);
     const r = l.ms / z.ms;
     if (r > 1) over1++;
     if (r > 0.5) overHalf++;

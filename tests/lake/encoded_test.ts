@@ -60,6 +60,8 @@ Deno.test("straight to ZNG: the values as encoded, the same bytes and stats", as
         "from p | n > 2 | ts > 100",
         "from p | ts >= 5000",
         "from p | this == 7",
+        "from p | n == 1 | pass",
+        "from p | pass",
       ]
     ) {
       const plan = compileQuery(q).sources![0];

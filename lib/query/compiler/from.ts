@@ -183,9 +183,10 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
     fields,
     ordered,
   };
-  if (pushdown === null && trunkOps.length === 0 && rest.length === 0) {
+  if (pushdown === null && [...trunkOps, ...rest].every((op) => op.kind === "Pass")) {
     // What the filter and the filters folded into it read.
-    const folded = (filter === null ? all : all.slice(1)).map((op) => c.filterExpr(op, liftScope));
+    const folded = (filter === null ? all : all.slice(1)).filter((op) => op.kind !== "Pass")
+      .map((op) => c.filterExpr(op, liftScope));
     let need: Set<string> | null = new Set();
     for (const e of [filter?.ast ?? null, ...folded]) {
       const f = exprFields(e);
