@@ -67,6 +67,8 @@ const ATOMS = [
   // Errors where the field is missing or not a string (dropped by a lifted filter).
   "len(query) > 12",
   'lower(proto)=="tcp"',
+  "grep(/goo+/)",
+  'grep("NTP")',
 ];
 
 const CONSUMERS: [string, boolean][] = [
@@ -112,6 +114,15 @@ const CONSUMERS: [string, boolean][] = [
   ["rename q:=query | put z:=len(uid) | head 30", false],
   ["yield quiet(query) | head 9", false],
   ["pass", false],
+  // Values made from columns for what follows (unmerged where order does not matter).
+  ["cut _path, rtt | count() by _path", true],
+  ["yield {p:_path, n:len(answers)} | count() by p, n", true],
+  ["over answers | count()", false],
+  ["fork ( => count() => max(rtt) by proto ) | sort this", false],
+  ["switch ( case rtt > 0.01 => count() default => min(ts) ) | sort this", false],
+  ["put z:=rtt*2 | cut ts, z | tail 7", false],
+  ["cut ts, query | sort -r ts | head 9", false],
+  ["cut query, qtype | sort qtype | head 4", false],
 ];
 
 function filter(r: Random, depth = 0): string {
