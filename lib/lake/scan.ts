@@ -101,6 +101,9 @@ export interface ScanOptions {
   stats?: ScanStats;
 }
 
+/** Rows selected from fewer than one in this many of a part's are decoded, not made from columns. */
+const SPARSE = 16;
+
 export class PoolScan implements ValueReader {
   readonly stats: ScanStats;
   private groups: ObjectPart[][];
@@ -282,6 +285,9 @@ export class PoolScan implements ValueReader {
     let n = 0;
     if (sel === null) n = end - p.firstRow;
     else for (let i = p.firstRow; i < end; i++) n += sel[i];
+    // A few rows are decoded from the streams holding them rather than
+    // read from whole columns.
+    if (n * SPARSE < end - p.firstRow) return null;
     const rows = new Int32Array(n);
     if (sel === null) { for (let i = 0; i < n; i++) rows[i] = p.firstRow + i; }
     else {

@@ -50,6 +50,11 @@ Deno.test("projected scans made from columns: the rows' values and stats", async
     const { cols } = await bothPaths(lake, "from p | over tags | count()");
     assert.equal(cols.stats.bytesFetched, 0, "no row bytes fetched");
     assert.deepEqual(cols.lines, ["{count:400(uint64)}"]);
+    // A few rows of an object are decoded from the rows rather than made from whole columns.
+    const few = await bothPaths(lake, 'from p | s=="s5" | cut s, n | count() by s, n');
+    assert.deepEqual(few.cols.lines, few.rows.lines);
+    assert.deepEqual(few.cols.lines, ['{s:"s5",n:5,count:2(uint64)}']);
+    assert.ok(few.cols.stats.bytesFetched > 0);
   });
 });
 
