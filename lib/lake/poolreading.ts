@@ -235,14 +235,14 @@ export class PoolReading {
   private scan(ordered: boolean): ValueReader {
     const { lake, view, plan } = this;
     const f = plan.filter;
-    // Values going straight to a ZNG writer are written as they are
-    // encoded: only what the filters read is decoded.
-    const encoded = plan.encoded === true && plan.straight !== undefined;
+    // Values that go where their encodings serve (a ZNG writer, uniq) are
+    // decoded only for the fields read.
+    const encoded = plan.encoded === true;
     const opts: ScanOptions = {
       range: this.range,
       filter: this.pred,
       thens: this.thens,
-      fields: encoded ? plan.straight!.fields : plan.fields,
+      fields: plan.fields,
       ordered,
       stats: this.stats,
       encoded,

@@ -9,6 +9,7 @@ import {
   runQuery,
   runScoped,
   type SourceAccess,
+  type SourcePlan,
   withinStack,
 } from "../query/mod.ts";
 import type { Lake } from "./lake.ts";
@@ -68,7 +69,7 @@ export function prepareLakeQuery(
   const encoded = opts.encodedOutput === true;
   const readers = withinStack(() =>
     query.sources!.map((plan) =>
-      openLakeSource(lake, encoded && plan.straight ? { ...plan, encoded } : plan, {
+      openLakeSource(lake, encoded && plan.straight ? straightEncoded(plan) : plan, {
         head: opts.head,
         stats,
         access: opts.access,
@@ -78,6 +79,11 @@ export function prepareLakeQuery(
     )
   );
   return { query, readers, stats, sharing };
+}
+
+/** A straight source's plan for a writer of encoded values: only what its filters read decoded. */
+function straightEncoded(plan: SourcePlan): SourcePlan {
+  return { ...plan, encoded: true, fields: plan.straight!.fields };
 }
 
 /**

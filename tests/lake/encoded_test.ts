@@ -82,3 +82,46 @@ Deno.test("straight to ZNG: the values as encoded, the same bytes and stats", as
     assert.deepEqual(one, ["{ts:5001,n:3}"]);
   });
 });
+
+Deno.test("uniq over a pool compares the values' encodings as read, decoding only what follows reads", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "ts", "asc");
+    // Runs of duplicates, some across two overlapping objects, values that
+    // differ only past the fields read, and values equal in encoding only.
+    let a = "", b = "";
+    for (let i = 0; i < 300; i++) {
+      const ts = Math.floor(i / 3);
+      const v = `{ts:${ts},s:"x${Math.floor(i / 6)}",n:${i % 6 < 4 ? 1 : 2}}\n`;
+      if (i % 2 === 0) a += v;
+      else b += v;
+    }
+    a += '{ts:500,s:"y",n:1}\n{ts:500,s:"y",n:1(int32)}\n{ts:501,s:null(string),n:1}\n';
+    b += '{ts:501,s:"",n:1}\n';
+    await loadText(lake, p, a);
+    await loadText(lake, p, b);
+    for (
+      const rest of [
+        "uniq | count()",
+        "uniq -c | count()",
+        "uniq -c | sort -r count, s | head 5 | yield count",
+        "uniq | cut s | tail 4",
+        "n == 1 | uniq | count()",
+        's == "y" | uniq -c | yield count',
+        "uniq -c | c:=count() by count | sort count",
+      ]
+    ) {
+      const plain = await lines(lake, `from p | yield this | ${rest}`);
+      assert.deepEqual(await lines(lake, `from p | ${rest}`), plain, rest);
+    }
+    assert.deepEqual(await lines(lake, 'from p | s == "y" | uniq -c | yield count'), [
+      "2(uint64)",
+    ]);
+    const plan = (q: string) => compileQuery(`from p | ${q}`).sources![0];
+    assert.equal(plan("uniq | count()").encoded, true);
+    assert.deepEqual(plan("n > 1 | uniq | count() by s").fields?.sort(), ["n", "s"]);
+    assert.equal(plan("uniq -c | c:=count() by count").encoded, true);
+    assert.equal(plan("uniq").encoded, undefined);
+    assert.equal(plan("uniq -c | yield value").encoded, undefined);
+    assert.equal(plan("cut s | uniq | count()").encoded, undefined);
+  });
+});

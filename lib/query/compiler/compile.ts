@@ -78,8 +78,9 @@ export interface SourcePlan {
    */
   straight?: { fields: string[] | null };
   /**
-   * Set by the lake for a straight source whose output is ZNG: its values
-   * are EncodedValues, decoded only for straight.fields.
+   * The source's values are EncodedValues, decoded only for `fields`: set
+   * where they go to `uniq` (which compares encodings), and by the lake for
+   * a straight source whose output is ZNG.
    */
   encoded?: boolean;
 }

@@ -166,7 +166,12 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
   const filter = ops.length > 0 ? filterOf(c, ops[0], liftScope) : null;
   if (filter !== null) ops = ops.slice(1);
   const fields = fieldDemand(filter === null ? all : all.slice(1), filter?.ast ?? null);
-  if (filter !== null && pushesDown(trunk.source)) ops = foldFilters(c, filter, ops, liftScope);
+  let folded: ast.Op[] = [];
+  if (filter !== null && pushesDown(trunk.source)) {
+    const before = ops;
+    ops = foldFilters(c, filter, ops, liftScope);
+    folded = before.slice(0, before.length - ops.length);
+  }
   const planned = pushesDown(trunk.source) ? planPushdown(c, ops, liftScope) : null;
   if (planned !== null) ops = planned.rest;
   if (fromTrunk) trunkOps = ops;
@@ -183,16 +188,23 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
     fields,
     ordered,
   };
-  if (pushdown === null && [...trunkOps, ...rest].every((op) => op.kind === "Pass")) {
+  const left = [...trunkOps, ...rest];
+  if (pushdown === null && pushesDown(trunk.source)) {
     // What the filter and the filters folded into it read.
-    const folded = (filter === null ? all : all.slice(1)).filter((op) => op.kind !== "Pass")
-      .map((op) => c.filterExpr(op, liftScope));
-    let need: Set<string> | null = new Set();
-    for (const e of [filter?.ast ?? null, ...folded]) {
-      const f = exprFields(e);
-      need = need === null || f === null ? null : new Set([...need, ...f]);
+    const filters = [filter?.ast ?? null, ...folded.map((op) => c.filterExpr(op, liftScope))];
+    if (left.every((op) => op.kind === "Pass")) {
+      plan.straight = { fields: fieldsOf(filters, []) };
+    } else if (left[0].kind === "Uniq") {
+      // uniq compares values by their encodings, which the pool hands it as
+      // read: only what the filters and the operators after it read is decoded.
+      const after = fieldDemand(left.slice(1), null);
+      const need = !left[0].cflag || after === null ? after : after.includes("value") ? null : [];
+      const read = need === null ? null : fieldsOf(filters, need);
+      if (read !== null) {
+        plan.fields = read;
+        plan.encoded = true;
+      }
     }
-    plan.straight = { fields: need === null ? null : [...need] };
   }
   const trunkChain = c.chain(trunkOps, inner);
   const restChain = c.chain(rest, scope);
@@ -201,6 +213,17 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
     sources: [plan],
     make: (next: Op) => [trunkChain(restChain(next))],
   };
+}
+
+/** The top-level fields the expressions read, with those of need; null for all. */
+function fieldsOf(exprs: (ast.Expr | null)[], need: string[]): string[] | null {
+  const out = new Set(need);
+  for (const e of exprs) {
+    const f = exprFields(e);
+    if (f === null) return null;
+    for (const x of f) out.add(x);
+  }
+  return [...out];
 }
 
 /** Sources that carry out pushdowns: one pool (not a pattern, a meta-query or a diff). */

@@ -1,5 +1,6 @@
 // `uniq [-c]`: drops adjacent duplicates (language.md §3.21). Values are
-// compared by their encoded bodies only, so the type is ignored: 1 and
+// compared by their encoded bodies only (a pool's as read, where it hands
+// them so: compiler/from.ts), so the type is ignored: 1 and
 // 1(int32) are duplicates (and so are null and "", whose bodies are both
 // empty, as in the reference). With -c each output is
 // {value:<v>,count:<n>(uint64)}, v being the first of its run.
@@ -10,11 +11,16 @@
 import { bytesEqual } from "../../zed/bytes.ts";
 import { zctx } from "../../zed/context.ts";
 import { Kind, type RecordType, type Type, TypeUint64, typeUnder } from "../../zed/types.ts";
-import { type Batch, type Body, Value } from "../../zed/value.ts";
+import { type Batch, type Body, EncodedValue, Value } from "../../zed/value.ts";
 import { encodeBody } from "../../zed/zcode.ts";
 import { type Op, Unary } from "../runtime/op.ts";
 import type { Ended } from "../runtime/work.ts";
 import { bodiesEqual } from "../expr/equal.ts";
+
+/** A value's encoded body: as read, or made. */
+function encodingOf(v: Value): Uint8Array {
+  return v instanceof EncodedValue ? v.encoded : encodeBody(v.type, v.body);
+}
 
 export class Uniq extends Unary {
   private last: Value | undefined = undefined;
@@ -57,6 +63,11 @@ export class Uniq extends Unary {
   private same(v: Value): boolean {
     this.bytes = undefined;
     const last = this.last!;
+    // Values read with their encodings (a pool's, decoded only in part):
+    // compare those.
+    if (v instanceof EncodedValue || last instanceof EncodedValue) {
+      return bytesEqual(encodingOf(v), encodingOf(last));
+    }
     // Values of one type: compare the bodies directly.
     if (v.type === last.type && v.body !== null && last.body !== null) {
       return bodiesEqual(v.type, v.body, last.body);
