@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { setUseColumns } from "../../lib/lake/sources.ts";
 import type { Lake } from "../../lib/lake/lake.ts";
-import { keyedPool, loadText, query, withLake } from "./helpers.ts";
+import { keyedPool, loadText, query, Random, withLake } from "./helpers.ts";
 
 const SAMPLE = new URL("../fixtures/zeek-sample.ndjson.gz", import.meta.url);
 
@@ -19,17 +19,6 @@ async function sampleLines(): Promise<string[]> {
 }
 
 /** A deterministic generator of choices. */
-class Random {
-  constructor(private x: number) {}
-  next(): number {
-    this.x = (this.x * 1103515245 + 12345) % 2147483648;
-    return this.x / 2147483648;
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[Math.floor(this.next() * xs.length)];
-  }
-}
-
 const ATOMS = [
   '_path=="dns"',
   '_path!="ssl"',

@@ -275,3 +275,15 @@ export function assertSameOutcome(a: Outcome, b: Outcome, what: string, exact = 
   assert.equal(x.length, y.length, what);
   assert.equal(line, -1, `${what}: line ${line}: ${x[line]} vs ${y[line]}`);
 }
+
+/** A seeded sequence of numbers in [0, 1) (a linear congruential generator), for property tests. */
+export class Random {
+  constructor(private x: number) {}
+  next(): number {
+    this.x = (this.x * 1103515245 + 12345) % 2147483648;
+    return this.x / 2147483648;
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[Math.floor(this.next() * xs.length)];
+  }
+}

@@ -4,18 +4,7 @@
 // decodes only in part or hands on as encoded, the answers are the same.
 
 import assert from "node:assert/strict";
-import { keyedPool, lines, loadText, withLake } from "./helpers.ts";
-
-class Random {
-  constructor(private x: number) {}
-  next(): number {
-    this.x = (this.x * 1103515245 + 12345) % 2147483648;
-    return this.x / 2147483648;
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[Math.floor(this.next() * xs.length)];
-  }
-}
+import { keyedPool, lines, loadText, Random, withLake } from "./helpers.ts";
 
 const FILTERS = [
   "n > 3",
