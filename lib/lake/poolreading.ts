@@ -237,7 +237,7 @@ export class PoolReading {
     const f = plan.filter;
     // Values that go where their encodings serve (a ZNG writer, uniq) are
     // decoded only for the fields read.
-    const encoded = plan.encoded === true;
+    const encoded = plan.encoded;
     const opts: ScanOptions = {
       range: this.range,
       filter: this.pred,
@@ -249,7 +249,7 @@ export class PoolReading {
     };
     const columns = (o: DataObject) => openColumns(lake, view.pool.id, o);
     if (this.vector !== null) opts.vector = { filter: this.vector, columns };
-    if (useColumns() && plan.fields !== null && !encoded) opts.columns = columns;
+    if (useColumns() && plan.fields !== null && encoded === undefined) opts.columns = columns;
     // Field indexes may skip objects (or parts) for equality terms.
     const terms = f !== null && f.fieldsOnly && view.indexes.length > 0 ? indexTerms(f.ast) : null;
     if (terms !== null) {

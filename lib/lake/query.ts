@@ -83,7 +83,7 @@ export function prepareLakeQuery(
 
 /** A straight source's plan for a writer of encoded values: only what its filters read decoded. */
 function straightEncoded(plan: SourcePlan): SourcePlan {
-  return { ...plan, encoded: true, fields: plan.straight!.fields };
+  return { ...plan, encoded: { after: [] }, fields: plan.straight!.fields };
 }
 
 /**

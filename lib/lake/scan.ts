@@ -8,7 +8,7 @@
 // the streams holding those rows are then read), else value by value.
 
 import type { ValueReader } from "../formats/io.ts";
-import { type Expr, throughFilters, type VectorFilter } from "../query/mod.ts";
+import { type EncodedValues, type Expr, throughFilters, type VectorFilter } from "../query/mod.ts";
 import type { Batch, Value } from "../zed/value.ts";
 import type { Lake } from "./lake.ts";
 import { ColumnRows, type ObjectColumns } from "./columns/mod.ts";
@@ -96,8 +96,8 @@ export interface ScanOptions {
    * a projected scan from rather than decode them, where they can.
    */
   columns?: (o: DataObject) => ObjectColumns | null;
-  /** Values carry their encoded bodies (EncodedValue), decoded only for `fields`. */
-  encoded?: boolean;
+  /** Values carry their encoded bodies (EncodedValue), decoded only for `fields` (see EncodedValues). */
+  encoded?: EncodedValues;
   stats?: ScanStats;
 }
 
@@ -224,7 +224,7 @@ export class PoolScan implements ValueReader {
                 this.projectionOf(p, merged),
                 this.opts.filter,
                 raws,
-                this.opts.encoded,
+                this.opts.encoded !== undefined,
               ),
           );
         }
@@ -259,8 +259,8 @@ export class PoolScan implements ValueReader {
    */
   private projectionOf(p: ObjectPart, merged: boolean): Projection | undefined {
     const o = this.opts;
-    const unread = o.encoded === true && !merged && (p.rows !== null || o.filter === null) &&
-      (o.thens == null || o.thens.length === 0);
+    const unread = o.encoded !== undefined && o.encoded.after.length === 0 && !merged &&
+      (p.rows !== null || o.filter === null) && (o.thens == null || o.thens.length === 0);
     return unread ? noFields : this.project;
   }
 

@@ -11,6 +11,7 @@ export { ParseError, parseQuery } from "./parser/parse.ts";
 export {
   type CompiledQuery,
   compileQuery,
+  type EncodedValues,
   type SourcePlan,
   withinStack,
 } from "./compiler/compile.ts";

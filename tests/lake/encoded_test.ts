@@ -116,10 +116,19 @@ Deno.test("uniq over a pool compares the values' encodings as read, decoding onl
     assert.deepEqual(await lines(lake, 'from p | s == "y" | uniq -c | yield count'), [
       "2(uint64)",
     ]);
+    // Objects apart (not merged): the fields read after uniq are decoded all the same.
+    const q = keyedPool(lake, "q", "ts", "asc");
+    await loadText(lake, q, '{ts:1,s:"a"}\n{ts:2,s:"b"}\n');
+    await loadText(lake, q, '{ts:10,s:"b"}\n{ts:11,s:"b"}\n');
+    assert.deepEqual(await lines(lake, "from q | uniq | count() by s | sort s"), [
+      '{s:"a",count:1(uint64)}',
+      '{s:"b",count:3(uint64)}',
+    ]);
     const plan = (q: string) => compileQuery(`from p | ${q}`).sources![0];
-    assert.equal(plan("uniq | count()").encoded, true);
+    assert.deepEqual(plan("uniq | count()").encoded, { after: [] });
     assert.deepEqual(plan("n > 1 | uniq | count() by s").fields?.sort(), ["n", "s"]);
-    assert.equal(plan("uniq -c | c:=count() by count").encoded, true);
+    assert.deepEqual(plan("uniq -c | c:=count() by count").encoded, { after: [] });
+    assert.deepEqual(plan("uniq | count() by s").encoded, { after: ["s"] });
     assert.equal(plan("uniq").encoded, undefined);
     assert.equal(plan("uniq -c | yield value").encoded, undefined);
     assert.equal(plan("cut s | uniq | count()").encoded, undefined);

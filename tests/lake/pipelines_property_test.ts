@@ -37,6 +37,8 @@ const ENDS: [string, boolean][] = [
   ["uniq | count()", false],
   ["uniq -c | count()", false],
   ["uniq", false],
+  ["uniq | count() by s", true],
+  ["uniq -c | sum(count) by c:=count", true],
   ["sort n | head 3", false],
   ["sort -r ts | head 5", false],
   ["tail 4", false],
@@ -54,10 +56,11 @@ async function pool(lake: Parameters<typeof keyedPool>[0]) {
     const s = ["a", "b", "x1", "a"][i % 4];
     if (i % 11 === 0) return `{ts:${ts},s:"${s}",n:${i % 5},r:{x:${i},y:"y${i % 3}"}}`;
     if (i % 13 === 0) return `{ts:${ts},n:${i % 5}(int32),arr:null([int64])}`;
-    if (i % 17 === 0) return `${i}`; // not a record
+    if (i % 17 === 0) return `{ts:${ts},s:[1,2]}`; // s of another type
     return `{ts:${ts},s:"${s}",n:${i % 5},arr:[${i % 3},${i % 2}]}`;
   };
-  // Three overlapping objects, one apart, and runs of equal values.
+  // Three overlapping objects, one apart, and runs of equal values. (No
+  // values without a key: an object holding them overlaps every other.)
   for (let k = 0; k < 3; k++) {
     let text = "";
     for (let i = k; i < 300; i += 3) text += row(i) + "\n" + (i % 7 === 0 ? row(i) + "\n" : "");

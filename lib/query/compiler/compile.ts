@@ -39,6 +39,16 @@ export interface CompiledQuery {
  * performs itself (taken off the operator chain). The opener of the source
  * must apply the filter and carry out the pushdown.
  */
+/**
+ * How a source hands on its values as EncodedValues: `after` names the
+ * fields read of them after the filters (whose own fields SourcePlan.fields
+ * holds with these); where it names none and nothing else needs them
+ * decoded, the pool decodes nothing of the values.
+ */
+export interface EncodedValues {
+  after: readonly string[];
+}
+
 export interface SourcePlan {
   source: ast.Source;
   /**
@@ -80,9 +90,9 @@ export interface SourcePlan {
   /**
    * The source's values are EncodedValues, decoded only for `fields`: set
    * where they go to `uniq` (which compares encodings), and by the lake for
-   * a straight source whose output is ZNG.
+   * a straight source whose output is ZNG (nothing read after the filters).
    */
-  encoded?: boolean;
+  encoded?: EncodedValues;
 }
 
 export interface CompileOptions {

@@ -200,9 +200,9 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
       const after = fieldDemand(left.slice(1), null);
       const need = !left[0].cflag || after === null ? after : after.includes("value") ? null : [];
       const read = need === null ? null : fieldsOf(filters, need);
-      if (read !== null) {
+      if (need !== null && read !== null) {
         plan.fields = read;
-        plan.encoded = true;
+        plan.encoded = { after: need };
       }
     }
   }
