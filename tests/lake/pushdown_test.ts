@@ -739,11 +739,17 @@ Deno.test("a put of one field before a summary: the columns feed the summary of 
       "put x:=x*2 | sum(x) by g | sort g",
       "put k:=coalesce(x, -1.) | count() by k | sort k | head 4",
       'put y:=x*2 | max(y) where g=="b"',
+      // A yield of one record: its fields' expressions inlined the same way.
+      "yield {y:x*1000, g} | sum(y) by g | sort g",
+      "yield {k:coalesce(x, -1.)} | count() by k | sort k | head 4",
     ];
     const onRows = [
       "put y:=quiet(x) | count() by y | sort y | head 3",
       'put y:=x*2 | sum(y) by this["g"] | sort this',
       "put y:=x, z:=x | sum(y)",
+      "yield {y:x} | count() by g | sort g", // g is in no yielded record: missing
+      "yield {...this, y:x} | sum(y)",
+      "yield {y:quiet(x)} | count() by y | sort y",
     ];
     for (const pool of ["p", "q"]) {
       for (const qq of [...inlined, ...onRows]) {

@@ -1,4 +1,5 @@
-// A `put x:=E` right before a summarize, for the columns: the summary's keys
+// A `put x:=E` (or a `yield {x:E, ...}`) right before a summarize, for the
+// columns: the summary's keys
 // and arguments with the field x replaced by E (`put x:=rtt*1000 | sum(x)`
 // as `sum(rtt*1000)`), which columns can feed from rtt's values. After the
 // put, x holds E's value on every record, so an expression of x gives what
@@ -28,11 +29,57 @@ export function inlinedParts(
   name: string,
   expr: ast.Expr,
 ): SummarizeParts | null {
+  return substituted(parts, (id) => id === name ? expr : undefined);
+}
+
+/**
+ * A yield of one record of named fields (`yield {a:E, b}`): its fields'
+ * expressions by name, as the inliner takes them; else null.
+ */
+export function yieldedFields(op: ast.Op, scope: Scope): Map<string, ast.Expr> | null {
+  if (op.kind !== "Yield" || op.exprs.length !== 1 || op.exprs[0].kind !== "RecordExpr") {
+    return null;
+  }
+  const fields = new Map<string, ast.Expr>();
+  for (const el of op.exprs[0].elems) {
+    if (el.kind === "Spread") return null;
+    const expr = el.kind === "ID" ? el : el.value;
+    // (A name bound in scope is not the field after the yield.)
+    if (fields.has(el.name) || scope.lookup(el.name) !== undefined || !inlinable(expr)) return null;
+    fields.set(el.name, expr);
+  }
+  return fields;
+}
+
+/**
+ * A summary of the records a yield makes (yieldedFields) as a summary of
+ * its input: each field replaced by its expression. Null where the summary
+ * reads anything else of them (another name is missing from every such
+ * record), save names bound in scope.
+ */
+export function yieldedParts(
+  parts: SummarizeParts,
+  fields: Map<string, ast.Expr>,
+  scope: Scope,
+): SummarizeParts | null {
+  return substituted(
+    parts,
+    (id) => fields.get(id) ?? (scope.lookup(id) !== undefined ? undefined : null),
+  );
+}
+
+/**
+ * What a name stands for: an expression to put in its place, undefined to
+ * keep it, null when the summary cannot be inlined.
+ */
+type Lookup = (name: string) => ast.Expr | undefined | null;
+
+function substituted(parts: SummarizeParts, lookup: Lookup): SummarizeParts | null {
   const keys: ast.Assignment[] = [];
   const aggs: ast.Assignment[] = [];
   for (const [from, to] of [[parts.keys, keys], [parts.aggs, aggs]]) {
     for (const a of from) {
-      const rhs = replaced(a.rhs, name, expr);
+      const rhs = replaced(a.rhs, lookup);
       if (rhs === null) return null;
       to.push({ ...a, rhs });
     }
@@ -45,12 +92,14 @@ export function inlinedParts(
  * reads whole values (this), defines names (over), or is anything else
  * whose references this does not follow.
  */
-function replaced(e: ast.Expr, name: string, expr: ast.Expr): ast.Expr | null {
-  const r = (x: ast.Expr) => replaced(x, name, expr);
+function replaced(e: ast.Expr, lookup: Lookup): ast.Expr | null {
+  const r = (x: ast.Expr) => replaced(x, lookup);
   switch (e.kind) {
-    case "ID":
+    case "ID": {
       if (e.name === "this") return null;
-      return e.name === name ? expr : e;
+      const to = lookup(e.name);
+      return to === undefined ? e : to;
+    }
     case "Primitive":
     case "TypeValue":
     case "Glob":
@@ -103,6 +152,6 @@ function replaced(e: ast.Expr, name: string, expr: ast.Expr): ast.Expr | null {
 
 /** Whether expr can stand for the field: no call to quiet() (which the put would leave out) and nothing replaced() refuses. */
 function inlinable(expr: ast.Expr): boolean {
-  if (replaced(expr, "\u0000", expr) === null) return false;
+  if (replaced(expr, () => undefined) === null) return false;
   return !anyNode(expr, (n) => n.kind === "Call" && n.name === "quiet");
 }

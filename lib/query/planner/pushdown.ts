@@ -17,7 +17,7 @@ import { type VectorAggregate, VectorSummarize } from "../vector/summarize.ts";
 import type { VectorKey } from "../vector/derive.ts";
 import { exprFields } from "../compiler/demand.ts";
 import { DEFAULT_TOP_LIMIT } from "../ops/top.ts";
-import { inlinedParts, putField } from "./inline.ts";
+import { inlinedParts, putField, yieldedFields, yieldedParts } from "./inline.ts";
 import { anyNode, isPlainCount, type SummarizeParts, summarizeParts } from "./nodes.ts";
 import { orderFree, stateful } from "./orderfree.ts";
 import { leadingValues, pageHead, pageLimit } from "./pages.ts";
@@ -247,6 +247,22 @@ export function planPushdown(
   const next = ops[1] === undefined ? null : summarizeParts(ops[1]);
   if (put !== null && next !== null) {
     const inlined = inlinedParts(next, put.name, put.expr);
+    return {
+      pushdown: {
+        kind: "summarize",
+        make: c.op(ops[1], scope),
+        before: c.op(head, scope),
+        vector: inlined === null ? null : vectorSummarize(c, inlined, scope, true),
+        orderFree: orderFree([head, ops[1]]),
+      },
+      rest: ops.slice(2),
+    };
+  }
+  // A yield of one record before the summarize: likewise, the summary of its
+  // fields' expressions (where it reads no other name); rows go through it.
+  const yielded = yieldedFields(head, scope);
+  if (yielded !== null && next !== null) {
+    const inlined = yieldedParts(next, yielded, scope);
     return {
       pushdown: {
         kind: "summarize",
