@@ -273,9 +273,8 @@ export class PoolScan implements ValueReader {
   private async columnStream(p: ObjectPart): Promise<ColumnStream | null> {
     const fields = this.opts.fields;
     if (this.opts.columns === undefined || fields == null) return null;
-    if (p.rows === null && (this.opts.filter !== null || this.opts.records !== undefined)) {
-      return null;
-    }
+    // (A filter the columns did not run is applied to decoded values.)
+    if (p.rows === null && this.opts.filter !== null) return null;
     const cols = this.opts.columns(p.object);
     if (cols === null) return null;
     const want = new Set(fields);

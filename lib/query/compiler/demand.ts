@@ -41,18 +41,10 @@ function union(a: Demand, b: Demand): Demand {
 /** What an operator needs of its input, given what its output must carry. */
 function opDemand(op: ast.Op, after: Demand): Demand {
   switch (op.kind) {
-    case "Summarize": {
-      let need: Demand = new Set();
-      for (const a of [...(op.keys ?? []), ...(op.aggs ?? [])]) {
-        need = union(need, exprFields(a.rhs));
-      }
-      return need;
-    }
-    case "Cut": {
-      let need: Demand = new Set();
-      for (const a of op.args) need = union(need, exprFields(a.rhs));
-      return need;
-    }
+    case "Summarize":
+      return exprsDemand([...(op.keys ?? []), ...(op.aggs ?? [])].map((a) => a.rhs));
+    case "Cut":
+      return exprsDemand(op.args.map((a) => a.rhs));
     case "Yield":
       return exprsDemand(op.exprs);
     case "Where":
@@ -66,7 +58,7 @@ function opDemand(op: ast.Op, after: Demand): Demand {
     case "Top":
       // Without keys the key is guessed from whole values.
       if (op.args === null || op.args.length === 0) return null;
-      return op.args.reduce<Demand>((n, e) => union(n, exprFields(e)), after);
+      return union(after, exprsDemand(op.args));
     case "OpExpr": {
       const e = op.expr;
       // An aggregate call is an implied summarize; anything else may be a
@@ -81,14 +73,14 @@ function opDemand(op: ast.Op, after: Demand): Demand {
     case "OpAssignment":
       // All aggregates: an implied summarize; otherwise a put.
       if (op.assignments.every((a) => isAggregate(a.rhs))) {
-        return op.assignments.reduce<Demand>((n, a) => union(n, exprFields(a.rhs)), new Set());
+        return exprsDemand(op.assignments.map((a) => a.rhs));
       }
       return assignedDemand(op.assignments, after);
     case "Put":
     case "Rename":
       return assignedDemand(op.args, after);
     case "Drop":
-      return op.args.reduce<Demand>((n, e) => union(n, exprFields(e)), after);
+      return union(after, exprsDemand(op.args));
     case "Over":
       // New values (the elements) replace the input, and a lateral scope sees
       // only those: what follows needs nothing of the input.
@@ -113,8 +105,8 @@ function opDemand(op: ast.Op, after: Demand): Demand {
   return null;
 }
 
-/** The fields a list of expressions reads. */
-function exprsDemand(exprs: ast.Expr[]): Demand {
+/** The top-level fields the expressions read (none for null); null when one may read a whole value. */
+export function exprsDemand(exprs: (ast.Expr | null)[]): Demand {
   return exprs.reduce<Demand>((n, e) => union(n, exprFields(e)), new Set());
 }
 

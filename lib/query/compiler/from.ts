@@ -16,7 +16,7 @@ import { fanIn } from "../runtime/channels.ts";
 import type { Op, OpFactory } from "../runtime/op.ts";
 import type { Expr } from "../runtime/expr.ts";
 import type { CompiledQuery, SourcePlan } from "./compile.ts";
-import { exprFields, fieldDemand } from "./demand.ts";
+import { exprsDemand, fieldDemand } from "./demand.ts";
 import { mentionsBound, planPushdown } from "../planner/pushdown.ts";
 import { orderFree } from "../planner/orderfree.ts";
 import { compileVectorFilter, type VectorFilter } from "../vector/filter.ts";
@@ -177,9 +177,10 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
   if (fromTrunk) trunkOps = ops;
   else rest = ops;
   const pushdown = planned?.pushdown ?? null;
+  const left = [...trunkOps, ...rest];
   const ordered = !(pushdown?.kind === "count" ||
     (pushdown?.kind === "summarize" && pushdown.orderFree) ||
-    (pushdown === null && orderFree([...trunkOps, ...rest])));
+    (pushdown === null && orderFree(left)));
   const plan: SourcePlan = {
     source: trunk.source,
     filter,
@@ -188,20 +189,21 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
     fields,
     ordered,
   };
-  const left = [...trunkOps, ...rest];
   if (pushdown === null && pushesDown(trunk.source)) {
     // What the filter and the filters folded into it read.
-    const filters = [filter?.ast ?? null, ...folded.map((op) => c.filterExpr(op, liftScope))];
+    const filters = exprsDemand([
+      filter?.ast ?? null,
+      ...folded.map((op) => c.filterExpr(op, liftScope)),
+    ]);
     if (left.every((op) => op.kind === "Pass")) {
-      plan.straight = { fields: fieldsOf(filters, []) };
-    } else if (left[0].kind === "Uniq") {
+      plan.straight = { fields: filters === null ? null : [...filters] };
+    } else if (left[0].kind === "Uniq" && filters !== null) {
       // uniq compares values by their encodings, which the pool hands it as
       // read: only what the filters and the operators after it read is decoded.
       const after = fieldDemand(left.slice(1), null);
       const need = !left[0].cflag || after === null ? after : after.includes("value") ? null : [];
-      const read = need === null ? null : fieldsOf(filters, need);
-      if (need !== null && read !== null) {
-        plan.fields = read;
+      if (need !== null) {
+        plan.fields = [...new Set([...filters, ...need])];
         plan.encoded = { after: need };
       }
     }
@@ -213,17 +215,6 @@ function single(c: OpCompiler, trunk: ast.Trunk, rest: ast.Op[], scope: Scope): 
     sources: [plan],
     make: (next: Op) => [trunkChain(restChain(next))],
   };
-}
-
-/** The top-level fields the expressions read, with those of need; null for all. */
-function fieldsOf(exprs: (ast.Expr | null)[], need: string[]): string[] | null {
-  const out = new Set(need);
-  for (const e of exprs) {
-    const f = exprFields(e);
-    if (f === null) return null;
-    for (const x of f) out.add(x);
-  }
-  return [...out];
 }
 
 /** Sources that carry out pushdowns: one pool (not a pattern, a meta-query or a diff). */

@@ -13,8 +13,25 @@ import type { Scope } from "../compiler/scope.ts";
 import { anyNode } from "./nodes.ts";
 import type { SummarizeParts } from "./nodes.ts";
 
+/**
+ * The summary after op as a summary of op's input, where op is a put of one
+ * field or a yield of one record: null where it cannot be inlined;
+ * undefined where op is neither.
+ */
+export function inlinedBefore(
+  op: ast.Op,
+  parts: SummarizeParts,
+  scope: Scope,
+): SummarizeParts | null | undefined {
+  const put = putField(op, scope);
+  if (put !== null) return inlinedParts(parts, put.name, put.expr);
+  const fields = yieldedFields(op, scope);
+  if (fields !== null) return yieldedParts(parts, fields, scope);
+  return undefined;
+}
+
 /** A put of one top-level field (`put x:=E`), as the inliner takes it; else null. */
-export function putField(op: ast.Op, scope: Scope): { name: string; expr: ast.Expr } | null {
+function putField(op: ast.Op, scope: Scope): { name: string; expr: ast.Expr } | null {
   if (op.kind !== "Put" || op.args.length !== 1) return null;
   const { lhs, rhs } = op.args[0];
   if (lhs === null || lhs.kind !== "ID" || lhs.name === "this") return null;
@@ -24,7 +41,7 @@ export function putField(op: ast.Op, scope: Scope): { name: string; expr: ast.Ex
 }
 
 /** A summary's keys and aggregates with the field replaced by expr; null when that cannot be told. */
-export function inlinedParts(
+function inlinedParts(
   parts: SummarizeParts,
   name: string,
   expr: ast.Expr,
@@ -36,7 +53,7 @@ export function inlinedParts(
  * A yield of one record of named fields (`yield {a:E, b}`): its fields'
  * expressions by name, as the inliner takes them; else null.
  */
-export function yieldedFields(op: ast.Op, scope: Scope): Map<string, ast.Expr> | null {
+function yieldedFields(op: ast.Op, scope: Scope): Map<string, ast.Expr> | null {
   if (op.kind !== "Yield" || op.exprs.length !== 1 || op.exprs[0].kind !== "RecordExpr") {
     return null;
   }
@@ -57,7 +74,7 @@ export function yieldedFields(op: ast.Op, scope: Scope): Map<string, ast.Expr> |
  * reads anything else of them (another name is missing from every such
  * record), save names bound in scope.
  */
-export function yieldedParts(
+function yieldedParts(
   parts: SummarizeParts,
   fields: Map<string, ast.Expr>,
   scope: Scope,

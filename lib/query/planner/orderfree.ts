@@ -41,31 +41,18 @@ export function orderFree(ops: ast.Op[]): boolean {
       case "Where":
       case "Search":
       case "OpExpr":
-        if (stateful(op.expr)) return false;
-        break;
       case "Yield":
-        if (op.exprs.some(stateful)) return false;
-        break;
       case "Drop":
-        if (op.args.some(stateful)) return false;
-        break;
       case "Put":
       case "Rename":
       case "Cut":
-        if (op.args.some((a) => stateful(a.rhs) || (a.lhs !== null && stateful(a.lhs)))) {
-          return false;
-        }
-        break;
       case "OpAssignment":
-        if (op.assignments.some((a) => stateful(a.rhs) || (a.lhs !== null && stateful(a.lhs)))) {
-          return false;
-        }
+      case "Pass":
+        if (stateful(op)) return false;
         break;
       case "Over":
         // Each value's elements go through its scope on their own.
         if (op.exprs.some(stateful)) return false;
-        break;
-      case "Pass":
         break;
       default:
         return false;

@@ -17,7 +17,7 @@ import { type VectorAggregate, VectorSummarize } from "../vector/summarize.ts";
 import type { VectorKey } from "../vector/derive.ts";
 import { exprFields } from "../compiler/demand.ts";
 import { DEFAULT_TOP_LIMIT } from "../ops/top.ts";
-import { inlinedParts, putField, yieldedFields, yieldedParts } from "./inline.ts";
+import { inlinedBefore } from "./inline.ts";
 import { anyNode, isPlainCount, type SummarizeParts, summarizeParts } from "./nodes.ts";
 import { orderFree, stateful } from "./orderfree.ts";
 import { leadingValues, pageHead, pageLimit } from "./pages.ts";
@@ -241,28 +241,12 @@ export function planPushdown(
       rest: ops.slice(1),
     };
   }
-  // A put of one field and the summarize after it: the columns feed the
-  // summary of the put's expression (inline.ts); rows go through the put.
-  const put = putField(head, scope);
+  // A put of one field, or a yield of one record, and the summarize after
+  // it: the columns feed the summary of the operator's expressions
+  // (inline.ts); rows go through the operator.
   const next = ops[1] === undefined ? null : summarizeParts(ops[1]);
-  if (put !== null && next !== null) {
-    const inlined = inlinedParts(next, put.name, put.expr);
-    return {
-      pushdown: {
-        kind: "summarize",
-        make: c.op(ops[1], scope),
-        before: c.op(head, scope),
-        vector: inlined === null ? null : vectorSummarize(c, inlined, scope, true),
-        orderFree: orderFree([head, ops[1]]),
-      },
-      rest: ops.slice(2),
-    };
-  }
-  // A yield of one record before the summarize: likewise, the summary of its
-  // fields' expressions (where it reads no other name); rows go through it.
-  const yielded = yieldedFields(head, scope);
-  if (yielded !== null && next !== null) {
-    const inlined = yieldedParts(next, yielded, scope);
+  const inlined = next === null ? undefined : inlinedBefore(head, next, scope);
+  if (inlined !== undefined) {
     return {
       pushdown: {
         kind: "summarize",
