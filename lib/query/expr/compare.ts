@@ -197,6 +197,35 @@ export function constBodyPredicate(op: CompareOp, c: Value): BodyPredicate | und
   return undefined;
 }
 
+/**
+ * Whether path A's predicate for constant c can hold for some value (or
+ * null) of type t: false where it is false for all of them, as it is for
+ * every type the constant's kind does not compare with.
+ */
+export function constMayHold(c: Value, t: Type): boolean {
+  const u = typeUnder(c.type);
+  if (u.kind !== Kind.Primitive) return true;
+  const id = idOf(t);
+  switch (u.id) {
+    case ID_INT64:
+    case ID_TIME:
+    case ID_DURATION:
+      return id <= ID_TIME || id === ID_FLOAT64 || id === ID_FLOAT32;
+    case ID_FLOAT64:
+      return id <= ID_FLOAT64;
+    case ID_STRING:
+      return id === ID_STRING;
+    case ID_BOOL:
+      return id === ID_BOOL;
+    case ID_IP:
+      return id === ID_IP;
+    case ID_BYTES:
+    case ID_TYPE:
+      return id === ID_BYTES || id === ID_TYPE;
+  }
+  return true;
+}
+
 /** Path A as a predicate on a value (see constBodyPredicate). */
 export function constPredicate(op: CompareOp, c: Value): ((v: Value) => boolean) | undefined {
   const p = constBodyPredicate(op, c);

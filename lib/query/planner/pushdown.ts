@@ -15,6 +15,8 @@ import type { OpFactory } from "../runtime/op.ts";
 import { compileVectorFilter } from "../vector/filter.ts";
 import { type VectorAggregate, VectorSummarize } from "../vector/summarize.ts";
 import type { VectorKey } from "../vector/derive.ts";
+import type { TimeBucket } from "../vector/timebucket.ts";
+import { literalValue } from "../compiler/expr.ts";
 import { exprFields } from "../compiler/demand.ts";
 import { DEFAULT_TOP_LIMIT } from "../ops/top.ts";
 import { inlinedBefore } from "./inline.ts";
@@ -398,7 +400,23 @@ function columnExpr(c: OpCompiler, e: ast.Expr, scope: Scope): VectorKey | null 
   }
   const fields = derivable(e, scope);
   if (fields === null || fields.length !== 1) return null;
-  return { path: fields, derive: c.exprs.compile(e, scope), id: JSON.stringify(e) };
+  const key: VectorKey = { path: fields, derive: c.exprs.compile(e, scope), id: JSON.stringify(e) };
+  const bucket = timeBucket(e);
+  if (bucket !== null) key.bucket = bucket;
+  return key;
+}
+
+/** `bucket(f, span)` or `bucket(time(f), span)` of a field f and a duration constant span. */
+export function timeBucket(e: ast.Expr): TimeBucket | null {
+  if (e.kind !== "Call" || e.name !== "bucket" || e.args.length !== 2) return null;
+  const [arg, span] = e.args;
+  if (span.kind !== "Primitive" || span.type !== "duration") return null;
+  const cast = arg.kind === "Cast" && arg.type.value.kind === "TypePrimitive" &&
+    arg.type.value.name === "time";
+  const f = cast ? (arg as ast.Expr & { kind: "Cast" }).expr : arg;
+  if (f.kind !== "ID") return null;
+  const ns = literalValue(span).body;
+  return typeof ns === "number" || typeof ns === "bigint" ? { span: BigInt(ns), cast } : null;
 }
 
 /**

@@ -26,6 +26,7 @@ import {
 import { type Body, Value } from "../../zed/value.ts";
 import type { ColumnRef } from "./object.ts";
 import type { ArgValues, PathValues } from "./pathvalues.ts";
+import { bucketCodes, type TimeBucket } from "./timebucket.ts";
 
 /**
  * A group key over columns: a field path's values, or an expression of one
@@ -37,6 +38,8 @@ export interface VectorKey {
   id?: string;
   /** The type of the whole value, `typeof(this)` (path [], derive null): from each row's type. */
   rowType?: boolean;
+  /** When derive is `bucket(f, span)` or `bucket(time(f), span)`: worked out in one loop. */
+  bucket?: TimeBucket;
 }
 
 /** Per row a code, and the value of each code. */
@@ -51,13 +54,20 @@ export class Deriver {
   /** The field's value being derived (one, as FieldsRecord takes them). */
   private readonly one: Value[] = [MISSING];
 
-  constructor(field: string, private expr: Expr, private id: string) {
+  constructor(
+    field: string,
+    private expr: Expr,
+    private id: string,
+    private bucket: TimeBucket | null = null,
+  ) {
     this.record = new FieldsRecord([field]);
   }
 
   /** The deriver of a key, or null for a plain path. */
   static of(k: VectorKey): Deriver | null {
-    return k.derive === null ? null : new Deriver(k.path[0], k.derive, k.id ?? "");
+    return k.derive === null
+      ? null
+      : new Deriver(k.path[0], k.derive, k.id ?? "", k.bucket ?? null);
   }
 
   derive(v: Value): Value {
@@ -70,17 +80,28 @@ export class Deriver {
    * row when asked): remembered for ref, a lone column, when their types are
    * primitive (or errors of them), so that none names one request's own type.
    */
-  codes(ref: ColumnRef | null, rows: number, source: (everyRow: boolean) => Codes): Codes {
+  codes(
+    ref: ColumnRef | null,
+    rows: number,
+    source: (everyRow: boolean) => Codes,
+    values: PathValues,
+  ): Codes {
     if (ref === null || this.id === "") return this.derivedCodes(source(false), rows);
     let byId = memo.get(ref);
     const known = byId?.get(this.id);
     if (known !== undefined) return known;
-    const c = this.derivedCodes(source(true), rows);
+    const c = this.bucketed(values, rows) ?? this.derivedCodes(source(true), rows);
     if (c.values.every((v) => unnamed(v.type))) {
       if (byId === undefined) memo.set(ref, byId = new Map());
       byId.set(this.id, c);
     }
     return c;
+  }
+
+  /** A time bucket's codes over a lone column, from the column's arrays; null where they do not serve. */
+  private bucketed(values: PathValues, rows: number): Codes | null {
+    if (this.bucket === null || values.col !== null || values.vectors.length !== 1) return null;
+    return bucketCodes(values.vectors[0], rows, this.bucket, (x) => this.derive(x));
   }
 
   /** Each distinct source value's derivation, equal results (by value) sharing a code. */

@@ -141,7 +141,7 @@ export function groupRows(
     if (d === null) return keyCodes(pv, rows, sel);
     // A lone column's derived codes are kept with it (made for every row, then).
     const ref = pv.vectors.length === 1 && pv.col === null ? pv.refs[0] : null;
-    return d.codes(ref, rows, (all) => keyCodes(pv, rows, all ? null : sel));
+    return d.codes(ref, rows, (all) => keyCodes(pv, rows, all ? null : sel), pv);
   });
   let groups = 0;
   if (codes.length === 0) {
@@ -180,16 +180,28 @@ export function groupRows(
     }
   } else {
     const radix = codes.map((c) => c.values.length);
-    if (radix.reduce((a, b) => a * b, 1) > 2 ** 52) return null; // codes would not combine exactly
-    const first = new Map<number, number>();
+    const combos = radix.reduce((a, b) => a * b, 1);
+    if (combos > 2 ** 52) return null; // codes would not combine exactly
+    // Few combinations: a table from each to its group; else a map.
+    const table = combos <= Math.max(rows, 1 << 16) && combos <= 1 << 22
+      ? new Int32Array(combos).fill(-1)
+      : null;
+    const first = table === null ? new Map<number, number>() : null;
+    const two = codes.length === 2 ? codes[1].code : null, r1 = radix[1];
+    const one = codes[0].code;
     for (let i = 0; i < rows; i++) {
       if (sel !== null && sel[i] !== 1) continue;
-      let combo = 0;
-      for (let k = 0; k < codes.length; k++) combo = combo * radix[k] + codes[k].code[i];
-      let g = first.get(combo);
-      if (g === undefined) {
+      let combo: number;
+      if (two !== null) combo = one[i] * r1 + two[i];
+      else {
+        combo = 0;
+        for (let k = 0; k < codes.length; k++) combo = combo * radix[k] + codes[k].code[i];
+      }
+      let g = table !== null ? table[combo] : first!.get(combo) ?? -1;
+      if (g < 0) {
         g = groups++;
-        first.set(combo, g);
+        if (table !== null) table[combo] = g;
+        else first!.set(combo, g);
         groupKeys.push(codes.map((c) => c.values[c.code[i]]));
       }
       gid[i] = g;

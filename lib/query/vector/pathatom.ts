@@ -5,7 +5,7 @@
 // value by value — always by the filter's own compiled expression or its
 // comparison's predicate.
 
-import type { CompareOp } from "../expr/compare.ts";
+import { type CompareOp, constMayHold } from "../expr/compare.ts";
 import type { Expr } from "../runtime/expr.ts";
 import { type Type, TypeString, typeUnder } from "../../zed/types.ts";
 import type { Body, Value } from "../../zed/value.ts";
@@ -43,6 +43,7 @@ function typeOutcomes(
   o: ColumnarObject,
   path: readonly string[],
   missing: () => number,
+  cmp: Comparison | null,
 ): Int8Array | null {
   const out = new Int8Array(o.types.length);
   for (let k = 0; k < o.types.length; k++) {
@@ -50,6 +51,12 @@ function typeOutcomes(
     if (lp.kind === "other") return null;
     if (lp.kind === "missing") {
       out[k] = missing();
+      continue;
+    }
+    if (cmp !== null && !constMayHold(cmp.constant, lp.type)) {
+      // A comparison with a constant its values never compare with (a string
+      // with a time): false for every row, whatever its value.
+      out[k] = F;
       continue;
     }
     if (!o.columnsOf(path).some((c) => c.covers.includes(k) && c.type === lp.type)) return null;
@@ -79,7 +86,7 @@ export class PathAtom implements FilterNode {
   };
 
   perType(o: ColumnarObject): TypeOutcomes | null {
-    return typeOutcomes(o, this.path, this.missing);
+    return typeOutcomes(o, this.path, this.missing, this.cmp);
   }
 
   /**

@@ -18,6 +18,7 @@ import {
   isInteger,
   isNumber,
   Kind,
+  type Type,
   TypeType,
   typeUnder,
 } from "../../zed/types.ts";
@@ -140,16 +141,24 @@ interface PathPlan {
   refs: ColumnRef[];
 }
 
-/** The object's plan for path; null when some type has it where columns cannot read. */
-function pathPlan(o: ColumnarObject, path: readonly string[]): PathPlan | null {
-  return o.derived("path\u0000" + path.join("\u0000"), () => {
+/**
+ * The object's plan for path; null when some type has it where columns
+ * cannot read. With numbersOnly, values of other types count as missing.
+ */
+function pathPlan(
+  o: ColumnarObject,
+  path: readonly string[],
+  numbersOnly: boolean,
+): PathPlan | null {
+  const name = (numbersOnly ? "numbers\u0000" : "path\u0000") + path.join("\u0000");
+  return o.derived(name, () => {
     const perType = new Int16Array(o.types.length).fill(-1);
     const cols = o.columnsOf(path);
     const refs: ColumnRef[] = [];
     for (let k = 0; k < o.types.length; k++) {
       const lp = lookupPath(o.types[k], path);
       if (lp.kind === "other") return null;
-      if (lp.kind === "missing") continue;
+      if (lp.kind === "missing" || (numbersOnly && !numeric(lp.type))) continue;
       const c = cols.find((c) => c.type === lp.type && c.covers.includes(k));
       if (c === undefined) return null;
       let u = refs.indexOf(c);
@@ -163,13 +172,24 @@ function pathPlan(o: ColumnarObject, path: readonly string[]): PathPlan | null {
   });
 }
 
-/** Loads a path's columns; null when some type has the path somewhere columns cannot read. */
+/** Whether values of type t are numbers (sum, min and max skip all others). */
+function numeric(t: Type): boolean {
+  const u = typeUnder(t);
+  return u.kind === Kind.Primitive && isNumber(u.id);
+}
+
+/**
+ * Loads a path's columns; null when some type has the path somewhere
+ * columns cannot read. With numbersOnly (for sum, min and max, which skip
+ * every other value), only its columns of numbers: the others are not read.
+ */
 export async function pathValues(
   o: ColumnarObject,
   types: TypeIndex,
   path: readonly string[],
+  numbersOnly = false,
 ): Promise<PathValues | null> {
-  const plan = pathPlan(o, path);
+  const plan = pathPlan(o, path, numbersOnly);
   if (plan === null) return null;
   const { perType, refs } = plan;
   const vectors: Vector[] = [];

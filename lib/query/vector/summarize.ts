@@ -46,6 +46,9 @@ function takesArg(a: VectorAggregate): boolean {
   return a.path !== null || a.derive !== null;
 }
 
+/** Aggregates that skip every value but numbers (aggregates/math.ts). */
+const NUMBERS_ONLY = new Set(["sum", "min", "max"]);
+
 /** Aggregates whose result depends on the order values arrive in. */
 const ORDER_SENSITIVE = new Set([
   "any",
@@ -130,7 +133,7 @@ export class VectorSummarize {
     const wheres: (Uint8Array | null)[] = [];
     for (const a of this.aggs) {
       if (a.path !== null) {
-        const pv = await pathValues(o, types, a.path);
+        const pv = await pathValues(o, types, a.path, NUMBERS_ONLY.has(a.name));
         if (pv === null) return null;
         args.push(pv);
       } else if (a.derive !== null) {

@@ -1,0 +1,107 @@
+// What a query decides from a column's type alone, without reading the
+// column: sum, min and max skip values that are not numbers, a comparison
+// with a constant of a kind a column's values never compare with is false,
+// and Zui's histogram key bucket(time(ts), span) is worked out from the
+// column's arrays. Each answers as the rows do.
+
+import assert from "node:assert/strict";
+import { clearColumnCache, columnCache } from "../../lib/lake/columns/mod.ts";
+import { parseQuery } from "../../lib/query/mod.ts";
+import { timeBucket } from "../../lib/query/planner/pushdown.ts";
+import type * as ast from "../../lib/query/ast.ts";
+import { agreed, keyedPool, loadText, withLake } from "./helpers.ts";
+
+/** A pool whose field x is a long string in some rows, and a number or time in others. */
+async function mixedPool(lake: Parameters<Parameters<typeof withLake>[0]>[0]) {
+  const p = keyedPool(lake, "p", "ts", "asc");
+  let text = "";
+  for (let i = 0; i < 3000; i++) {
+    const long = `"${"x".repeat(40)}${i}"`;
+    const x = i % 4 === 0 ? `${i}` : i % 4 === 1 ? `${i / 4}` : i % 4 === 2 ? long : "null(string)";
+    const t = i % 5 === 0 ? `2018-03-24T17:${String(i % 60).padStart(2, "0")}:00Z` : long;
+    text += `{ts:${i},g:"${"abc"[i % 3]}",x:${x},t:${t},s:${long}}\n`;
+  }
+  await loadText(lake, p, text);
+}
+
+Deno.test("sum, min and max read only a field's columns of numbers", async () => {
+  await withLake(async (lake) => {
+    await mixedPool(lake);
+    for (
+      const q of [
+        "min(x), max(x), sum(x) by g | sort g",
+        "min(t), max(t)",
+        "min(s), max(s), sum(s), count()",
+        "avg(x) by g | sort g", // avg reads numeric strings: every column
+      ]
+    ) await agreed(lake, `from p | ${q}`);
+    clearColumnCache();
+    const strings = await agreed(lake, "from p | min(s), max(s), sum(s)");
+    assert.deepEqual(strings, ["{min:null,max:null,sum:null}"]);
+    assert.ok(columnCache.bytes < 30000, `${columnCache.bytes} bytes read for no numbers`);
+    clearColumnCache();
+    await agreed(lake, "from p | avg(s)");
+    assert.ok(columnCache.bytes > 3000 * 40, "avg reads the strings");
+  });
+});
+
+Deno.test("a comparison with a constant its column never compares with reads nothing", async () => {
+  await withLake(async (lake) => {
+    await mixedPool(lake);
+    for (
+      const q of [
+        "s >= 2018-03-24T17:25:00Z | count()",
+        "t >= 2018-03-24T17:25:00Z | count()",
+        "x < 100 | count() by g | sort g",
+        'x != "y" | count()',
+        "x == 2018-03-24T17:25:00Z or s == 1 | count()",
+        "!(s > 1.5) | count()",
+      ]
+    ) await agreed(lake, `from p | ${q}`);
+    clearColumnCache();
+    assert.deepEqual(await agreed(lake, "from p | s >= 2018-03-24T17:25:00Z | count()"), []);
+    assert.ok(columnCache.bytes < 30000, `${columnCache.bytes} bytes read`);
+  });
+});
+
+Deno.test("histogram keys bucket(time(f), span) are read as time buckets", () => {
+  const key = (q: string) => {
+    const op = parseQuery(q).ops[0] as ast.Summarize;
+    return timeBucket((op.keys![0] as ast.Assignment).rhs);
+  };
+  assert.deepEqual(key("count() by t:=bucket(time(ts), 1m)"), { span: 60000000000n, cast: true });
+  assert.deepEqual(key("count() by t:=bucket(ts, 2h)"), { span: 7200000000000n, cast: false });
+  assert.equal(key("count() by t:=bucket(ts, 60)"), null); // a number of seconds: the expression
+  assert.equal(key("count() by t:=bucket(duration(ts), 1m)"), null);
+  assert.equal(key("count() by t:=bucket(a.b, 1m)"), null);
+});
+
+Deno.test("time buckets of time strings over the columns answer as the rows do", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "n", "asc");
+    let text = "";
+    for (let i = 0; i < 2000; i++) {
+      const sec = 1521911100 + i * 13;
+      const iso = new Date(sec * 1000).toISOString().replace(".000", i % 3 ? `.${i}` : "");
+      const ts = i % 97 === 0
+        ? "null(string)"
+        : i % 89 === 0
+        ? '"2018-03-24T17:15:20+01:00"'
+        : `"${iso}"`;
+      text += `{n:${i},_path:"${["conn", "dns"][i % 2]}",ts:${ts},t:${iso}}\n`;
+    }
+    await loadText(lake, p, text);
+    for (
+      const q of [
+        "count() by time := bucket(time(ts), 1m), group := _path | sort time, group",
+        "count() by time := bucket(time(ts), 250ms) | sort time",
+        "count() by time := bucket(ts, 1m) | sort this",
+        "count() by time := bucket(t, 5m) | sort time",
+        "count() by time := bucket(time(t), 1h) | sort time",
+      ]
+    ) {
+      const rows = await agreed(lake, `from p | ${q}`);
+      assert.ok(rows.length > 1, q);
+    }
+  });
+});
