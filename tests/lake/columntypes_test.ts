@@ -71,6 +71,7 @@ Deno.test("histogram keys bucket(time(f), span) are read as time buckets", () =>
   };
   assert.deepEqual(key("count() by t:=bucket(time(ts), 1m)"), { span: 60000000000n, cast: true });
   assert.deepEqual(key("count() by t:=bucket(ts, 2h)"), { span: 7200000000000n, cast: false });
+  assert.deepEqual(key("count() by every(5m)"), { span: 300000000000n, cast: false });
   assert.equal(key("count() by t:=bucket(ts, 60)"), null); // a number of seconds: the expression
   assert.equal(key("count() by t:=bucket(duration(ts), 1m)"), null);
   assert.equal(key("count() by t:=bucket(a.b, 1m)"), null);
@@ -98,6 +99,8 @@ Deno.test("time buckets of time strings over the columns answer as the rows do",
         "count() by time := bucket(ts, 1m) | sort this",
         "count() by time := bucket(t, 5m) | sort time",
         "count() by time := bucket(time(t), 1h) | sort time",
+        "count() by every(1m), _path | sort this",
+        "count() by every(1m) | sort this", // ts a string: an error, as bucket() of a string
       ]
     ) {
       const rows = await agreed(lake, `from p | ${q}`);

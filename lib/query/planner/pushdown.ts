@@ -406,10 +406,15 @@ function columnExpr(c: OpCompiler, e: ast.Expr, scope: Scope): VectorKey | null 
   return key;
 }
 
-/** `bucket(f, span)` or `bucket(time(f), span)` of a field f and a duration constant span. */
+/**
+ * `bucket(f, span)` or `bucket(time(f), span)` of a field f and a duration
+ * constant span, or `every(span)` (bucket(ts, span)).
+ */
 export function timeBucket(e: ast.Expr): TimeBucket | null {
-  if (e.kind !== "Call" || e.name !== "bucket" || e.args.length !== 2) return null;
-  const [arg, span] = e.args;
+  if (e.kind !== "Call") return null;
+  const every = e.name === "every" && e.args.length === 1;
+  if (!every && (e.name !== "bucket" || e.args.length !== 2)) return null;
+  const [arg, span] = every ? [{ kind: "ID", name: "ts" } as ast.Expr, e.args[0]] : e.args;
   if (span.kind !== "Primitive" || span.type !== "duration") return null;
   const cast = arg.kind === "Cast" && arg.type.value.kind === "TypePrimitive" &&
     arg.type.value.name === "time";
