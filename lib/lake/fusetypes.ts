@@ -7,9 +7,11 @@
 // first appears in an object at its first passing row of that type, and of
 // those candidates the least in that order comes first across objects; only
 // candidates whose keys tie across objects have their rows decoded, for
-// their encodings. Where a value is not a record, a key is of a type columns
-// do not hold, or two candidates of different types are equal even in their
-// encodings, the columns cannot tell (null).
+// their encodings. A key of a type columns do not hold (an error, where a
+// log has no ts) is known only for an object's first row, from its metadata.
+// Where a value is not a record, such a key is on a later row, or two
+// candidates of different types are equal even in their encodings, the
+// columns cannot tell (null).
 
 import { fuseTypes, lookupPath, NULL, type Selection } from "../query/mod.ts";
 import { Kind, type Type, typeUnder } from "../zed/types.ts";
@@ -31,18 +33,20 @@ export type Encodings = (rows: FirstRow[]) => Promise<Map<FirstRow, Uint8Array>>
 
 /**
  * The fused type of the passing rows of objects' columns, with each
- * object's selection (null: every row); undefined when no row passes; null
- * when the columns cannot tell.
+ * object's selection (null: every row) and the key of its first row (its
+ * metadata's); undefined when no row passes; null when the columns cannot
+ * tell.
  */
 export async function fusedType(
   key: PoolKey,
   cols: ObjectColumns[],
   sels: (Selection | null)[],
+  firstKeys: readonly Value[],
   encodings: Encodings,
 ): Promise<Type | null | undefined> {
   const firsts: FirstRow[] = [];
   for (let i = 0; i < cols.length; i++) {
-    const found = await firstRows(key, cols[i], sels[i], i);
+    const found = await firstRows(key, cols[i], sels[i], i, firstKeys[i]);
     if (found === null) return null;
     for (const f of found) firsts.push(f);
   }
@@ -86,6 +90,7 @@ async function firstRows(
   c: ObjectColumns,
   sel: Selection | null,
   obj: number,
+  firstKey: Value,
 ): Promise<FirstRow[] | null> {
   const types = c.types;
   if (!types.every((t) => typeUnder(t).kind === Kind.Record)) return null;
@@ -108,7 +113,13 @@ async function firstRows(
     if (lookupPath(types[k], key.path).kind === "missing") rowKey = NULL;
     else {
       const ref = c.columnsOf(key.path).find((r) => r.covers.includes(k));
-      if (ref === undefined) return null;
+      if (ref === undefined) {
+        // A key of a type columns do not hold (an error where a log has no
+        // ts): known from the object's metadata for its first row.
+        if (row !== 0) return null;
+        out.push({ obj, row, type: types[k], key: firstKey });
+        continue;
+      }
       const v = await c.vector(ref);
       const s = v.state[row];
       if (s !== VALUE && s !== NULL_ROW) return null;

@@ -216,7 +216,14 @@ export class PoolReading {
     if (found === null) return null;
     const { live, cols, sels } = found;
     const made = new PickedValues(lake, view.pool, this.key, null, null, this.stats, false);
-    const fused = await fusedType(this.key, cols, sels, (rows) => made.encodings(live, rows));
+    const firstKeys = live.map((o) => o.first);
+    const fused = await fusedType(
+      this.key,
+      cols,
+      sels,
+      firstKeys,
+      (rows) => made.encodings(live, rows),
+    );
     if (fused === null) return null;
     let out: Value[] = [];
     if (fused !== undefined) {

@@ -124,8 +124,44 @@ Deno.test("fuse before a head or a page: the fused type from columns, as the ope
       cols.stats.bytesFetched < rows.stats.bytesFetched / 2,
       `${cols.stats.bytesFetched} of ${rows.stats.bytesFetched}`,
     );
+    // A log whose key is an error (no ts, cast to time: no column holds it), in
+    // an object of its own or beside other types: the key of an object's first
+    // row from its metadata; a later one's only from the rows.
+    for (const order of ["asc", "desc"] as const) {
+      const errs = keyedPool(lake, `errs${order}`, "ts", order);
+      await loadText(
+        lake,
+        errs,
+        big10(0, (i) => `{_path:"scripts",name:"s${i}",ts:error("missing")}`),
+      );
+      await loadText(lake, errs, big10(1, (i) => `{_path:"conn",ts:${i},n:${i}}`));
+      await loadText(
+        lake,
+        errs,
+        big10(
+          2,
+          (i) => i % 3 ? `{_path:"dns",ts:${i},q:"q${i}"}` : `{_path:"x",ts:error("x${i}")}`,
+        ),
+      );
+      for (const q of [`from errs${order} | fuse | head 5`, `from errs${order} | fuse | tail 3`]) {
+        const both = await bothPaths(lake, q);
+        assert.deepEqual(both.cols.lines, both.rows.lines, q);
+      }
+      const first = await bothPaths(lake, `from errs${order} | fuse | head 2`);
+      assert.ok(
+        first.cols.stats.bytesFetched < first.rows.stats.bytesFetched / 2,
+        `errs${order}: ${first.cols.stats.bytesFetched} of ${first.rows.stats.bytesFetched}`,
+      );
+    }
   });
 });
+
+/** Ten thousand records, the (part)th of every three numbers, as text(n) makes them. */
+function big10(part: number, text: (n: number) => string): string {
+  let out = "";
+  for (let i = part; i < 30000; i += 3) out += text(i) + "\n";
+  return out;
+}
 
 Deno.test("where filters after the lifted one narrow its rows by columns; errors stay the operator's", async () => {
   await withLake(async (lake) => {
