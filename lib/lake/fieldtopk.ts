@@ -1,5 +1,5 @@
 // `sort [-r] <field> | head N` by a field other than the pool key (and `top N
-// <field>` where its N values are distinct), from the objects' columns: each object's column of the field (one type of number or
+// <field>`: where its N values tie, its heap decides, topheap.ts), from the objects' columns: each object's column of the field (one type of number or
 // string throughout the pool) gives its N best rows that pass the filter,
 // with every row tied with the Nth; of those, the N best overall are taken
 // in the sort's order, equal values in pool order (the sort is stable over
@@ -32,6 +32,7 @@ import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
 import type { KeyRange } from "./prune.ts";
 import type { ScanStats } from "./scan.ts";
+import { heapTopK } from "./topheap.ts";
 
 export interface FieldTopKPlan {
   path: string[];
@@ -114,9 +115,12 @@ export async function fieldTopK(
     if (all.length > MAX_CANDIDATES) return null;
   }
   if (values < limit) return null;
-  if (plan.distinct && !distinctBest(all, limit, plan.reverse)) return null;
   const made = new PickedValues(lake, pool, key, plan.fields, plan.cut ?? null, stats, false);
-  const picks = await inPoolOrder(all, live, cols, key, made, byValue(plan.reverse));
+  let picks: Pick[] | null;
+  if (plan.distinct && !distinctBest(all, limit, plan.reverse)) {
+    // Ties among a top's best: its heap decides which it keeps (topheap.ts).
+    picks = await heapTopK(key, live, cols, sels, path, limit);
+  } else picks = await inPoolOrder(all, live, cols, key, made, byValue(plan.reverse));
   if (picks === null) return null;
   const out = await made.values(live, cols, picks.slice(0, limit));
   await countWholeRead(stats, objects, live, cols, sels);

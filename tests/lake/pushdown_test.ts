@@ -967,6 +967,51 @@ Deno.test("top by a field from columns where its values are distinct, else by it
   });
 });
 
+Deno.test("top where its best values tie: its heap run over the columns in pool order", async () => {
+  await withLake(async (lake) => {
+    for (const order of ["asc", "desc"] as const) {
+      // Objects of separate key ranges (days apart), each value repeated in
+      // every one (a copy a day): the best values tie across objects; nulls,
+      // rows without v, and an int-valued field n.
+      const p = keyedPool(lake, `days${order}`, "ts", order);
+      for (let day = 0; day < 5; day++) {
+        let text = "";
+        for (let i = 0; i < 400; i++) {
+          const v = i % 37 === 0 ? "null(float64)" : `${(i * 7919) % 97 + 0.5}`;
+          text += i % 23 === 0
+            ? `{ts:${day * 100000 + i},kind:"other"}\n`
+            : `{ts:${day * 100000 + i},kind:"${i % 2 ? "odd" : "even"}",v:${v},n:${i % 11}}\n`;
+        }
+        await loadText(lake, p, text);
+      }
+      for (const filter of ["", 'kind=="odd" | ', "n > 4 | "]) {
+        for (const top of ["top 1 v", "top 3 v", "top 12 v", "top 7 n", "top 150 n"]) {
+          const q = `from days${order} | ${filter}${top}`;
+          const { rows, cols } = await bothPaths(lake, q);
+          assert.deepEqual(cols.lines, rows.lines, q);
+          const op = await lines(lake, `from days${order} | ${filter}fork (=> pass) | ${top}`);
+          assert.deepEqual(cols.lines, op, q);
+          if (top !== "top 150 n") {
+            assert.ok(
+              cols.stats.bytesFetched < rows.stats.bytesFetched / 4,
+              `${q}: ${cols.stats.bytesFetched} of ${rows.stats.bytesFetched} bytes fetched`,
+            );
+          }
+        }
+      }
+      // Objects that overlap: the operator, on the rows.
+      await loadText(
+        lake,
+        p,
+        `{ts:150,kind:"odd",v:96.5,n:10}\n{ts:200150,kind:"odd",v:96.5,n:3}\n`,
+      );
+      const q = `from days${order} | kind=="odd" | top 3 v`;
+      const { rows, cols } = await bothPaths(lake, q);
+      assert.deepEqual(cols.lines, rows.lines, q);
+    }
+  });
+});
+
 Deno.test("tail from columns: the last rows of each object, in pool order, equal to the operator", async () => {
   await withLake(async (lake) => {
     for (const order of ["asc", "desc"] as const) {
