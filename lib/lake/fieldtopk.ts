@@ -1,16 +1,19 @@
-// `sort [-r] <field> | head N` by a field other than the pool key (and `top N
-// <field>`: where its N values tie, its heap decides, topheap.ts), from the objects' columns: each object's column of the field (one type of number or
-// string throughout the pool) gives its N best rows that pass the filter,
-// with every row tied with the Nth; of those, the N best overall are taken
-// in the sort's order, equal values in pool order (the sort is stable over
-// the pool's order), and only they are made into values (picks.ts).
+// `sort [-r] <field> | head N` by any field (the pool key too, after a filter
+// the columns run), and `top N <field>` (where its best values tie, its heap
+// decides: topheap.ts), from the objects' columns: each object's column of
+// the field (one type of number or string throughout the pool) gives its N
+// best rows that pass the filter, with every row tied with the Nth (by their
+// doubles: 64-bit integers past 2^53, such as times, then compare exactly);
+// of those, the N best overall are taken in the sort's order, equal values in
+// pool order (the sort is stable over the pool's order), and only they are
+// made into values (picks.ts).
 //
 // Anything the columns cannot settle exactly as the sort operator over the
 // pool's rows would gives null, and the caller sorts the rows instead: a
 // field of several types, of a type columns do not hold in some record type,
-// NaNs, ints beyond ±2^53, fewer than N values (nulls and missing fields sort
-// last). Tied values whose rows have equal pool keys in different objects
-// are ordered as the pool orders them, by their encoded bytes.
+// NaNs, fewer than N values (nulls and missing fields sort last). Tied values
+// whose rows have equal pool keys in different objects are ordered as the
+// pool orders them, by their encoded bytes.
 
 import { type HeadCut, lookupPath, type VectorFilter } from "../query/mod.ts";
 import { compareStrings } from "../zed/utf8.ts";
@@ -66,9 +69,13 @@ function numeric(id: number): boolean {
 
 const EMPTY = new Float64Array(0);
 
-/** A row that may be among the best: its object, row and sort value. */
+/**
+ * A row that may be among the best: its object, row and sort value (a
+ * number, exact where big is null, else the double nearest big; or a string).
+ */
 interface Candidate extends Pick {
   num: number;
+  big: bigint | null;
   str: string;
 }
 
@@ -94,6 +101,7 @@ export async function fieldTopK(
   let values = 0;
   for (let i = 0; i < live.length; i++) {
     const c = cols[i], sel = sels[i];
+    if (sel !== null && sel.count === 0) continue; // (a log the filter has no rows of)
     const refs = c.columnsOf(path);
     if (refs.length > 1) return null;
     const ref = refs.length === 1 ? refs[0] : null;
@@ -129,8 +137,8 @@ export async function fieldTopK(
 
 /**
  * An object's rows that may be among the best: its `limit` best selected
- * values and every row tied with the last of them; null for a NaN or an int
- * column beyond ±2^53. Also how many selected rows hold a value.
+ * values and every row whose double ties with the last of them; null for a
+ * NaN. Also how many selected rows hold a value.
  */
 function best(
   v: Vector,
@@ -145,9 +153,12 @@ function best(
   // The sort values: numbers in num, strings in strs (or the entries of a dictionary).
   let num: Float64Array = EMPTY;
   let strs: Body[] | null = null;
+  let big: BigInt64Array | BigUint64Array | null = null;
   if (v instanceof NumberVector) {
-    if (v.big !== null) return null;
+    // 64-bit integers past 2^53 (times): their doubles order them but for
+    // ties, which the candidates' exact values settle (byValue).
     num = v.f64;
+    big = v.big;
   } else if (v instanceof DictVector) {
     const entries = v.dict as Body[];
     const index = v.index;
@@ -213,7 +224,7 @@ function best(
     if (state[r] !== VALUE || (sel !== null && sel[r] !== 1) || order[r] > bound) continue;
     const str = strs === null ? "" : strs[entry === null ? r : entry[r]] as string;
     if (rows.length === MAX_CANDIDATES) return null;
-    rows.push({ obj, row: r, num: strs === null ? num[r] : 0, str });
+    rows.push({ obj, row: r, num: strs === null ? num[r] : 0, big: big?.[r] ?? null, str });
   }
   return { rows, values };
 }
@@ -233,8 +244,15 @@ function ranks(strings: readonly Body[]): Float64Array {
 /** Compares candidates' values in the sort's order. */
 function byValue(reverse: boolean): (a: Candidate, b: Candidate) => number {
   const cmp = (a: Candidate, b: Candidate) =>
-    a.num < b.num ? -1 : a.num > b.num ? 1 : compareStrings(a.str, b.str);
+    a.num < b.num ? -1 : a.num > b.num ? 1 : exactly(a, b) || compareStrings(a.str, b.str);
   return reverse ? (a, b) => cmp(b, a) : cmp;
+}
+
+/** The order of two candidates whose doubles are equal, by their exact integers. */
+function exactly(a: Candidate, b: Candidate): number {
+  if (a.big === null && b.big === null) return 0;
+  const x = a.big ?? BigInt(a.num), y = b.big ?? BigInt(b.num);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** Whether the best `limit` candidates (and those tied with the last) are `limit` distinct values. */

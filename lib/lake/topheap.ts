@@ -38,12 +38,15 @@ export async function heapTopK(
     const refs = c.columnsOf(path);
     if (refs.length > 1) return null;
     let num: Float64Array | null = null;
+    let big: BigInt64Array | BigUint64Array | null = null;
     let state: Uint8Array | null = null;
     if (refs.length === 1) {
       const v = await c.vector(refs[0]);
       state = v.state;
-      if (v instanceof NumberVector && v.big === null) num = v.f64;
-      else if (
+      if (v instanceof NumberVector) {
+        num = v.f64;
+        big = v.big;
+      } else if (
         v instanceof DictVector && v.entries instanceof NumberVector && v.entries.big === null
       ) {
         const e = v.entries.f64, index = v.index;
@@ -57,7 +60,7 @@ export async function heapTopK(
       const isNull = state === null || state[r] !== VALUE;
       const x = isNull ? 0 : num![r];
       if (x !== x) return null;
-      heap.offer(isNull, x, i, r);
+      heap.offer(isNull, x, isNull || big === null ? null : big[r], i, r);
     }
   }
   return heap.sorted();
@@ -88,32 +91,40 @@ function objectsInOrder(
   return holding;
 }
 
-/** The operator's heap (ops/top.ts) over rows: a null flag and a number each. */
+/**
+ * The operator's heap (ops/top.ts) over rows: a null flag and a number each
+ * (a double, and the exact integer where it is past 2^53, such as a time).
+ */
 class TopHeap {
   private size = 0;
   private readonly nulls: Uint8Array;
   private readonly nums: Float64Array;
+  private readonly bigs: (bigint | null)[];
   private readonly objs: Int32Array;
   private readonly rows: Int32Array;
 
   constructor(private readonly limit: number) {
     this.nulls = new Uint8Array(limit + 1);
     this.nums = new Float64Array(limit + 1);
+    this.bigs = new Array<bigint | null>(limit + 1).fill(null);
     this.objs = new Int32Array(limit + 1);
     this.rows = new Int32Array(limit + 1);
   }
 
   /** Takes in one row, as the operator takes in a value. */
-  offer(isNull: boolean, x: number, obj: number, row: number): void {
+  offer(isNull: boolean, x: number, big: bigint | null, obj: number, row: number): void {
     if (this.size < this.limit) {
-      this.push(isNull, x, obj, row);
+      this.push(isNull, x, big, obj, row);
       return;
     }
     // compare(heap[0], v) < 0
     const rootNull = this.nulls[0] === 1;
-    const less = rootNull ? !isNull : !isNull && this.nums[0] < x;
+    const root = this.nums[0];
+    const less = rootNull
+      ? !isNull
+      : !isNull && (root < x || (root === x && exactly(root, this.bigs[0], x, big) < 0));
     if (!less) return;
-    this.push(isNull, x, obj, row);
+    this.push(isNull, x, big, obj, row);
     this.pop();
   }
 
@@ -127,26 +138,30 @@ class TopHeap {
   private less(i: number, j: number): boolean {
     const a = this.nulls[i] === 1, b = this.nulls[j] === 1;
     if (a || b) return a && !b;
-    return this.nums[i] < this.nums[j];
+    const x = this.nums[i], y = this.nums[j];
+    return x < y || (x === y && exactly(x, this.bigs[i], y, this.bigs[j]) < 0);
   }
 
   private swap(i: number, j: number): void {
-    const { nulls, nums, objs, rows } = this;
-    const n = nulls[i], x = nums[i], o = objs[i], r = rows[i];
+    const { nulls, nums, bigs, objs, rows } = this;
+    const n = nulls[i], x = nums[i], g = bigs[i], o = objs[i], r = rows[i];
     nulls[i] = nulls[j];
     nums[i] = nums[j];
+    bigs[i] = bigs[j];
     objs[i] = objs[j];
     rows[i] = rows[j];
     nulls[j] = n;
     nums[j] = x;
+    bigs[j] = g;
     objs[j] = o;
     rows[j] = r;
   }
 
-  private push(isNull: boolean, x: number, obj: number, row: number): void {
+  private push(isNull: boolean, x: number, big: bigint | null, obj: number, row: number): void {
     const j = this.size++;
     this.nulls[j] = isNull ? 1 : 0;
     this.nums[j] = x;
+    this.bigs[j] = big;
     this.objs[j] = obj;
     this.rows[j] = row;
     this.up(j);
@@ -182,4 +197,11 @@ class TopHeap {
       i = j;
     }
   }
+}
+
+/** The order of two integers whose doubles are equal, by their exact values where known. */
+function exactly(x: number, a: bigint | null, y: number, b: bigint | null): number {
+  if (a === null && b === null) return 0;
+  const p = a ?? BigInt(x), q = b ?? BigInt(y);
+  return p < q ? -1 : p > q ? 1 : 0;
 }
