@@ -359,11 +359,12 @@ export class PoolReading {
   }
 
   /** A top-k by a field from columns: the values, or null when the columns cannot tell. */
-  fieldTopK(p: Pushdown & { kind: "sort" }): Promise<Value[] | null> {
-    if (p.derive !== undefined) {
-      return derivedTopK(this.lake, this.view.pool, this.key, this.view.objects, {
-        expr: p.derive.expr,
-        exprFields: p.derive.fields,
+  async fieldTopK(p: Pushdown & { kind: "sort" }): Promise<Value[] | null> {
+    const d = p.derive;
+    if (d !== undefined) {
+      const picked = await derivedTopK(this.lake, this.view.pool, this.key, this.view.objects, {
+        expr: d.expr,
+        exprFields: d.fields,
         reverse: p.reverse,
         nullsFirst: p.nullsFirst,
         limit: p.limit!,
@@ -371,8 +372,10 @@ export class PoolReading {
         vector: this.vector,
         fields: this.plan.fields,
       }, this.stats);
+      if (picked === null || d.put === undefined) return picked;
+      return await drain(new OpReader(new BatchesReader([picked]), d.put, this.signal));
     }
-    return fieldTopK(this.lake, this.view.pool, this.key, this.view.objects, {
+    return await fieldTopK(this.lake, this.view.pool, this.key, this.view.objects, {
       path: p.path,
       reverse: p.reverse,
       limit: p.limit!,

@@ -31,7 +31,7 @@ export function inlinedBefore(
 }
 
 /** A put of one top-level field (`put x:=E`), as the inliner takes it; else null. */
-function putField(op: ast.Op, scope: Scope): { name: string; expr: ast.Expr } | null {
+export function putField(op: ast.Op, scope: Scope): { name: string; expr: ast.Expr } | null {
   if (op.kind !== "Put" || op.args.length !== 1) return null;
   const { lhs, rhs } = op.args[0];
   if (lhs === null || lhs.kind !== "ID" || lhs.name === "this") return null;

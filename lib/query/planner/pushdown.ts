@@ -19,7 +19,7 @@ import type { TimeBucket } from "../vector/timebucket.ts";
 import { literalValue } from "../compiler/expr.ts";
 import { exprFields } from "../compiler/demand.ts";
 import { DEFAULT_TOP_LIMIT } from "../ops/top.ts";
-import { inlinedBefore } from "./inline.ts";
+import { inlinedBefore, putField } from "./inline.ts";
 import { anyNode, isPlainCount, type SummarizeParts, summarizeParts } from "./nodes.ts";
 import { orderFree, stateful } from "./orderfree.ts";
 import { leadingValues, pageHead, pageLimit } from "./pages.ts";
@@ -87,10 +87,14 @@ export type Pushdown =
    */
   | { kind: "tail"; limit: number; cut: HeadCut | null; make: OpFactory; through?: HeadThrough };
 
-/** A sort's expression of top-level fields, and those fields. */
+/**
+ * A sort's expression of top-level fields, and those fields; with put, the
+ * put of a field (`put n:=E | sort n`) each picked value goes through.
+ */
 export interface SortDerive {
   expr: Expr;
   fields: string[];
+  put?: OpFactory;
 }
 
 /** A `cut` of top-level fields by name (no assignments), performed by a head's source. */
@@ -266,7 +270,10 @@ export function planPushdown(
   const cut = head.kind === "Cut" && ops[1]?.kind === "Sort" && ops[2]?.kind === "Head"
     ? headCut(c, head, scope)
     : null;
-  const at = cut === null ? 0 : 1;
+  // A put of one field before a sort by it (with a head): the sort by the
+  // put's expression, and the put made of the values it picks.
+  const put = cut === null && ops[1]?.kind === "Sort" ? putField(head, scope) : null;
+  const at = cut === null && put === null ? 0 : 1;
   const sort = ops[at];
   if (sort.kind === "Sort" && sort.args?.length === 1) {
     const next = ops[at + 1];
@@ -280,6 +287,11 @@ export function planPushdown(
     let derive: SortDerive | undefined = undefined;
     if (cut !== null) {
       if (!byField || path.length !== 1 || !cut.names.includes(path[0])) return null;
+    } else if (put !== null) {
+      if (!byField || path.length !== 1 || path[0] !== put.name || limit === null) return null;
+      const fields = derivable(put.expr, scope);
+      if (fields === null) return null;
+      derive = { expr: c.exprs.compile(put.expr, scope), fields, put: c.op(head, scope) };
     } else if (!byField) {
       // An expression of top-level fields, with a head: evaluated from their columns.
       const fields = limit === null ? null : derivable(sort.args[0], scope);
