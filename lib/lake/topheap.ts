@@ -14,7 +14,7 @@ import type { ObjectColumns } from "./columns/mod.ts";
 import type { DataObject } from "./objects.ts";
 import type { Pick } from "./picks.ts";
 import type { PoolKey } from "./poolkey.ts";
-import type { Selection } from "../query/mod.ts";
+import { heapDown, type HeapPlaces, heapUp, type Selection } from "../query/mod.ts";
 
 /**
  * The rows `top limit <path>` keeps, in the order it emits them (largest
@@ -95,7 +95,7 @@ function objectsInOrder(
  * The operator's heap (ops/top.ts) over rows: a null flag and a number each
  * (a double, and the exact integer where it is past 2^53, such as a time).
  */
-class TopHeap {
+class TopHeap implements HeapPlaces {
   private size = 0;
   private readonly nulls: Uint8Array;
   private readonly nums: Float64Array;
@@ -135,14 +135,14 @@ class TopHeap {
     return out;
   }
 
-  private less(i: number, j: number): boolean {
+  less(i: number, j: number): boolean {
     const a = this.nulls[i] === 1, b = this.nulls[j] === 1;
     if (a || b) return a && !b;
     const x = this.nums[i], y = this.nums[j];
     return x < y || (x === y && exactly(x, this.bigs[i], y, this.bigs[j]) < 0);
   }
 
-  private swap(i: number, j: number): void {
+  swap(i: number, j: number): void {
     const { nulls, nums, bigs, objs, rows } = this;
     const n = nulls[i], x = nums[i], g = bigs[i], o = objs[i], r = rows[i];
     nulls[i] = nulls[j];
@@ -164,38 +164,15 @@ class TopHeap {
     this.bigs[j] = big;
     this.objs[j] = obj;
     this.rows[j] = row;
-    this.up(j);
+    heapUp(this, j);
   }
 
   private pop(): Pick {
     const n = this.size - 1;
     this.swap(0, n);
-    this.down(0, n);
+    heapDown(this, 0, n);
     this.size = n;
     return { obj: this.objs[n], row: this.rows[n] };
-  }
-
-  private up(j: number): void {
-    for (;;) {
-      const i = (j - 1) >> 1;
-      if (j <= 0 || i === j || !this.less(j, i)) break;
-      this.swap(i, j);
-      j = i;
-    }
-  }
-
-  private down(i0: number, n: number): void {
-    let i = i0;
-    for (;;) {
-      const j1 = 2 * i + 1;
-      if (j1 >= n || j1 < 0) break;
-      let j = j1;
-      const j2 = j1 + 1;
-      if (j2 < n && this.less(j2, j1)) j = j2;
-      if (!this.less(j, i)) break;
-      this.swap(i, j);
-      i = j;
-    }
   }
 }
 

@@ -64,3 +64,4 @@ export { lookupPath } from "./vector/paths.ts";
 export { asciiSetOf } from "./vector/asciiset.ts";
 export { fuseTypes } from "./aggregates/fuse-type.ts";
 export { CAST, constShaper, FILL, ORDER } from "./expr/shaper.ts";
+export { heapDown, type HeapPlaces, heapUp } from "./ops/goheap.ts";

@@ -4,18 +4,12 @@
 
 import assert from "node:assert/strict";
 import { bucketCodes, rfc3339 } from "../../lib/query/vector/timebucket.ts";
-import {
-  ABSENT,
-  BinaryVector,
-  NULL_ROW,
-  NumberVector,
-  VALUE,
-  type Vector,
-} from "../../lib/zed/vector.ts";
-import { TypeDuration, TypeInt64, TypeString, TypeTime } from "../../lib/zed/types.ts";
+import { ABSENT, NULL_ROW, NumberVector, VALUE, type Vector } from "../../lib/zed/vector.ts";
+import { TypeDuration, TypeInt64, TypeTime } from "../../lib/zed/types.ts";
 import { Value } from "../../lib/zed/value.ts";
 import { parseTime } from "../../lib/zed/time.ts";
 import { call, show, THIS } from "./functions_util.ts";
+import { stringVector } from "./vector_helpers.ts";
 import { Random } from "../lake/helpers.ts";
 
 const MINUTE = 60000000000n;
@@ -33,20 +27,6 @@ function int64Column(type: typeof TypeTime, xs: (bigint | null | undefined)[]): 
     }
   });
   return new NumberVector(type, state, f64, big);
-}
-
-function stringColumn(xs: (string | null | undefined)[]): BinaryVector {
-  const enc = new TextEncoder();
-  const parts = xs.map((x) => enc.encode(x ?? ""));
-  const offsets = new Int32Array(xs.length + 1);
-  parts.forEach((p, i) => offsets[i + 1] = offsets[i] + p.length);
-  const data = new Uint8Array(offsets[xs.length]);
-  parts.forEach((p, i) => data.set(p, offsets[i]));
-  const state = Uint8Array.from(
-    xs,
-    (x) => x === undefined ? ABSENT : x === null ? NULL_ROW : VALUE,
-  );
-  return new BinaryVector(TypeString, state, offsets, data, true);
 }
 
 /** Each row's key by the kernel, and by bucket() itself (MISSING's for absent rows). */
@@ -124,14 +104,14 @@ Deno.test("time strings bucket as time() reads them, the common form from their 
     "",
   ];
   for (const span of ["1m", "1s", "250ms", "1h"]) {
-    const { kernel, direct, derived } = keysBoth(stringColumn(strings), span, true);
+    const { kernel, direct, derived } = keysBoth(stringVector(strings), span, true);
     assert.deepEqual(kernel.slice(2), direct.slice(2), span);
     // The seven in the common form are read from their bytes; the null, the
     // missing value and the twelve others are derived.
     assert.equal(derived, 14, span);
   }
   // bucket() of a string without time() is one error, derived once.
-  const plain = keysBoth(stringColumn(strings), "1m", false);
+  const plain = keysBoth(stringVector(strings), "1m", false);
   assert.deepEqual(plain.kernel.slice(2), plain.direct.slice(2));
   assert.ok(plain.derived <= 3);
 });

@@ -7,32 +7,16 @@ import assert from "node:assert/strict";
 import { mergeRows, type RowKeys, RunKeys } from "../../lib/query/vector/keymerge.ts";
 import { MISSING } from "../../lib/query/runtime/values.ts";
 import { PoolKey } from "../../lib/lake/poolkey.ts";
-import { TypeFloat64, TypeInt64, TypeString } from "../../lib/zed/types.ts";
+import { TypeFloat64, TypeInt64 } from "../../lib/zed/types.ts";
 import { Value } from "../../lib/zed/value.ts";
-import {
-  ABSENT,
-  BinaryVector,
-  NULL_ROW,
-  NumberVector,
-  VALUE,
-  type Vector,
-} from "../../lib/zed/vector.ts";
+import { ABSENT, NumberVector, VALUE, type Vector } from "../../lib/zed/vector.ts";
+import { stateOf, stringVector } from "./vector_helpers.ts";
 
 /** A key: a string, a number, null (a null key) or undefined (no key). */
 type Key = string | number | null | undefined;
 
-function stateOf(keys: Key[]): Uint8Array {
-  return Uint8Array.from(keys, (k) => k === undefined ? ABSENT : k === null ? NULL_ROW : VALUE);
-}
-
 function strings(keys: Key[]): Vector {
-  const enc = new TextEncoder();
-  const bytes = keys.map((k) => enc.encode(typeof k === "string" ? k : ""));
-  const offsets = new Int32Array(keys.length + 1);
-  bytes.forEach((b, i) => (offsets[i + 1] = offsets[i] + b.length));
-  const data = new Uint8Array(offsets[keys.length]);
-  bytes.forEach((b, i) => data.set(b, offsets[i]));
-  return new BinaryVector(TypeString, stateOf(keys), offsets, data, true);
+  return stringVector(keys);
 }
 
 function numbers(keys: Key[], type = TypeInt64): Vector {

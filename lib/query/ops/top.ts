@@ -14,11 +14,12 @@ import { isMissing, NULL } from "../runtime/values.ts";
 import { guessSortKey } from "./sort.ts";
 import { currentScope } from "../spill/scope.ts";
 import { valueSize } from "../spill/size.ts";
+import { heapDown, type HeapPlaces, heapUp } from "./goheap.ts";
 
 /** Values kept by `top` without a count (or with 0). */
 export const DEFAULT_TOP_LIMIT = 100;
 
-export class Top extends Unary {
+export class Top extends Unary implements HeapPlaces {
   private heap: Value[] = [];
   private keys: readonly Expr[] | undefined;
   private readonly limit: number;
@@ -43,49 +44,26 @@ export class Top extends Unary {
     return 0;
   }
 
-  private less(i: number, j: number): boolean {
+  less(i: number, j: number): boolean {
     return this.compare(this.heap[i], this.heap[j]) < 0;
   }
 
-  private swap(i: number, j: number): void {
+  swap(i: number, j: number): void {
     const h = this.heap;
     const t = h[i];
     h[i] = h[j];
     h[j] = t;
   }
 
-  private up(j: number): void {
-    for (;;) {
-      const i = (j - 1) >> 1;
-      if (j <= 0 || i === j || !this.less(j, i)) break;
-      this.swap(i, j);
-      j = i;
-    }
-  }
-
-  private down(i0: number, n: number): void {
-    let i = i0;
-    for (;;) {
-      const j1 = 2 * i + 1;
-      if (j1 >= n || j1 < 0) break;
-      let j = j1;
-      const j2 = j1 + 1;
-      if (j2 < n && this.less(j2, j1)) j = j2;
-      if (!this.less(j, i)) break;
-      this.swap(i, j);
-      i = j;
-    }
-  }
-
   private pushHeap(v: Value): void {
     this.heap.push(v);
-    this.up(this.heap.length - 1);
+    heapUp(this, this.heap.length - 1);
   }
 
   private popHeap(): Value {
     const n = this.heap.length - 1;
     this.swap(0, n);
-    this.down(0, n);
+    heapDown(this, 0, n);
     return this.heap.pop()!;
   }
 
