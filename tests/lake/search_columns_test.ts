@@ -34,6 +34,40 @@ Deno.test("keyword search over columns: cases, row boundaries, the ends of the b
   });
 });
 
+Deno.test("search for a term of digits and dots (a byte found every few bytes): the same rows", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "ts");
+    // Times and addresses: digits, dots, dashes and colons everywhere; the
+    // terms' first or last bytes at values' edges; a T beside a digit.
+    const values = [
+      "10.47.8.208",
+      "x10.47.8.2081",
+      "10.47.8.20", // with the next row's bytes it would spell the term
+      "8",
+      "2018-03-24T17:15:20.600725Z",
+      "2018-03-24t17:15:20Z",
+      "24T1",
+      "0.0.0.0",
+      "line\n10.47.8.208",
+    ];
+    let text = "";
+    for (let i = 0; i < values.length; i++) text += `{ts:${i},s:${JSON.stringify(values[i])}}\n`;
+    for (let i = 0; i < 3000; i++) {
+      text += `{ts:${100 + i},s:"10.${i % 256}.${(i * 7) % 256}.${i % 97} 2018-03-2${i % 10}T1${
+        i % 10
+      }:0${i % 10}"}\n`;
+    }
+    await loadText(lake, p, text);
+    for (
+      const term of ["10.47.8.208", "24T1", "4t1", "0.0", "7.8", ".208", "208", "T17:1", "1.1"]
+    ) {
+      await agreed(lake, `from p | "${term}" | count()`);
+      await agreed(lake, `from p | grep("${term}") | count()`);
+    }
+    assert.deepEqual(await lines(lake, 'from p | "24T1" | count()'), ["{count:303(uint64)}"]);
+  });
+});
+
 Deno.test("glob *text* over columns: case kept, no newline crossed, as the regexp matches", async () => {
   await withLake(async (lake) => {
     const p = keyedPool(lake, "p", "ts");
