@@ -68,6 +68,48 @@ Deno.test("search for a term of digits and dots (a byte found every few bytes): 
   });
 });
 
+Deno.test("a literal's search (address, number, time, net) over columns: its text in strings too", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "p", "ts");
+    // Typed fields equal to the literals, and strings holding their text
+    // (in another case, at the edges, across two rows' bytes).
+    const strings = [
+      "from 10.47.8.208 to",
+      "10.47.8.20",
+      "8",
+      "took 10M",
+      "at 2018-03-24t17:15:20.600725z",
+      "x53x",
+      "1.5.1",
+      "TRUE story",
+    ];
+    let text = "";
+    for (let i = 0; i < 4000; i++) {
+      const s = i < strings.length ? strings[i] : `filler ${i} ${i % 97}.${i % 13}`;
+      const ip = i % 50 === 0 ? "10.47.8.208" : `10.${i % 256}.1.${i % 200}`;
+      text += `{ts:${i},s:${JSON.stringify(s)},ip:${ip},n:${i % 60},d:${i % 7}m,b:${
+        i % 2 === 0
+      }}\n`;
+    }
+    await loadText(lake, p, text);
+    for (
+      const term of [
+        "10.47.8.208",
+        "53",
+        "1.5",
+        "10m",
+        "2018-03-24T17:15:20.600725Z",
+        "true",
+        "10.47.0.0/16",
+      ]
+    ) {
+      await agreed(lake, `from p | ${term} | count()`);
+      await agreed(lake, `from p | ${term} | head 20`);
+    }
+    assert.deepEqual(await lines(lake, "from p | 10.47.8.208 | count()"), ["{count:80(uint64)}"]);
+  });
+});
+
 Deno.test("glob *text* over columns: case kept, no newline crossed, as the regexp matches", async () => {
   await withLake(async (lake) => {
     const p = keyedPool(lake, "p", "ts");

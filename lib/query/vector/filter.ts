@@ -19,7 +19,7 @@ import type { Scope } from "../compiler/scope.ts";
 import { resolveType } from "../compiler/types.ts";
 import { type CompareOp, constBodyPredicate } from "../expr/compare.ts";
 import { globWalker, keywordWalker, literalWalker, regexpWalker } from "../expr/search.ts";
-import { TypeNull, TypeString, TypeType, typeUnder } from "../../zed/types.ts";
+import { TypeNet, TypeNull, TypeString, TypeType, typeUnder } from "../../zed/types.ts";
 import { Value } from "../../zed/value.ts";
 import type { ColumnarObject } from "./object.ts";
 import { EMPTY_RECORD } from "./paths.ts";
@@ -188,10 +188,16 @@ class FilterCompiler {
       case "Term":
         if (e.value.kind === "Primitive") {
           const v = literalValue(e.value);
-          return compileSearchAtom(
-            v.type === TypeString ? keywordWalker(v.body as string) : literalWalker(v, e.text),
-            v.type === TypeString ? keywordBytes(v.body as string) : null,
-          );
+          if (v.type === TypeString) {
+            return compileSearchAtom(
+              keywordWalker(v.body as string),
+              keywordBytes(v.body as string),
+            );
+          }
+          // Another literal (an address, a number) finds its text in strings
+          // as a keyword does (a network's finds none: only addresses in it).
+          const net = v.type === TypeNet && v.body !== null;
+          return compileSearchAtom(literalWalker(v, e.text), net ? null : keywordBytes(e.text));
         }
         if (e.value.kind === "TypeValue") {
           const v = new Value(TypeType, resolveType(e.value.value, this.scope));

@@ -10,6 +10,7 @@ import { Kind, type RecordType, type Type, typeUnder } from "../../zed/types.ts"
 import {
   BinaryVector,
   DictVector,
+  FixedVector,
   ListVector,
   NULL_ROW,
   VALUE,
@@ -192,6 +193,21 @@ class SearchAtom implements FilterNode {
       if (!nullHit) return rows;
       for (const i of rows) out[i] = 1;
       for (let i = 0; i < n; i++) if (state[i] === NULL_ROW) out[i] = 1;
+      return out;
+    }
+    if (v instanceof FixedVector && v.width === 4) {
+      // IPv4 addresses: the test once per distinct address (a column has far
+      // fewer than rows), not a slice of bytes and a test for every row.
+      const data = v.data, seen = new Map<number, number>();
+      for (let i = 0; i < n; i++) {
+        if (state[i] === NULL_ROW) out[i] = nullHit;
+        if (state[i] !== VALUE) continue;
+        const p = i * 4;
+        const k = (data[p] << 24 | data[p + 1] << 16 | data[p + 2] << 8 | data[p + 3]) >>> 0;
+        let hit = seen.get(k);
+        if (hit === undefined) seen.set(k, hit = test(v.body(i)) ? 1 : 0);
+        out[i] = hit;
+      }
       return out;
     }
     for (let i = 0; i < n; i++) {
