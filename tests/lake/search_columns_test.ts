@@ -87,7 +87,16 @@ Deno.test("a literal's search (address, number, time, net) over columns: its tex
     for (let i = 0; i < 4000; i++) {
       const s = i < strings.length ? strings[i] : `filler ${i} ${i % 97}.${i % 13}`;
       const ip = i % 50 === 0 ? "10.47.8.208" : `10.${i % 256}.1.${i % 200}`;
-      text += `{ts:${i},s:${JSON.stringify(s)},ip:${ip},n:${i % 60},d:${i % 7}m,b:${
+      // Numbers of several types: ints (a null among them), floats, times past
+      // 2^53 (one equal to the time searched, one a nanosecond off).
+      const n = i % 97 === 0 ? "null(int64)" : `${i % 60 - 1}`;
+      const t = i % 40 === 0
+        ? "2018-03-24T17:15:20.600725Z"
+        : i % 40 === 1
+        ? "2018-03-24T17:15:20.600725001Z"
+        : `2018-03-24T17:${String(i % 60).padStart(2, "0")}:00Z`;
+      const f = (i % 20) / 2;
+      text += `{ts:${i},s:${JSON.stringify(s)},ip:${ip},n:${n},f:${f},t:${t},d:${i % 7}m,b:${
         i % 2 === 0
       }}\n`;
     }
@@ -97,6 +106,8 @@ Deno.test("a literal's search (address, number, time, net) over columns: its tex
         "10.47.8.208",
         "53",
         "1.5",
+        "0",
+        "-1",
         "10m",
         "2018-03-24T17:15:20.600725Z",
         "true",

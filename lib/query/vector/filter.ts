@@ -19,7 +19,15 @@ import type { Scope } from "../compiler/scope.ts";
 import { resolveType } from "../compiler/types.ts";
 import { type CompareOp, constBodyPredicate } from "../expr/compare.ts";
 import { globWalker, keywordWalker, literalWalker, regexpWalker } from "../expr/search.ts";
-import { TypeNet, TypeNull, TypeString, TypeType, typeUnder } from "../../zed/types.ts";
+import {
+  isNumber,
+  Kind,
+  TypeNet,
+  TypeNull,
+  TypeString,
+  TypeType,
+  typeUnder,
+} from "../../zed/types.ts";
 import { Value } from "../../zed/value.ts";
 import type { ColumnarObject } from "./object.ts";
 import { EMPTY_RECORD } from "./paths.ts";
@@ -197,7 +205,16 @@ class FilterCompiler {
           // Another literal (an address, a number) finds its text in strings
           // as a keyword does (a network's finds none: only addresses in it).
           const net = v.type === TypeNet && v.body !== null;
-          return compileSearchAtom(literalWalker(v, e.text), net ? null : keywordBytes(e.text));
+          // (int64, float64, time and duration literals compare with numbers by value.)
+          const u = typeUnder(v.type);
+          const equalTo = u.kind === Kind.Primitive && isNumber(u.id) && v.body !== null
+            ? Number(v.body)
+            : undefined;
+          return compileSearchAtom(
+            literalWalker(v, e.text),
+            net ? null : keywordBytes(e.text),
+            equalTo,
+          );
         }
         if (e.value.kind === "TypeValue") {
           const v = new Value(TypeType, resolveType(e.value.value, this.scope));

@@ -13,6 +13,7 @@ import {
   FixedVector,
   ListVector,
   NULL_ROW,
+  NumberVector,
   VALUE,
   type Vector,
 } from "../../zed/vector.ts";
@@ -57,15 +58,27 @@ export function globBytes(glob: string): BytesTerm | null {
   return m !== null && isAscii(m[1]) ? { text: m[1], foldCase: false } : null;
 }
 
-/** A search term over a whole value; bytes: how it searches string columns' bytes, if it can. */
-export function compileSearchAtom(walker: SearchWalker, bytes: BytesTerm | null): FilterNode {
-  return new SearchAtom(walker, bytes);
+/**
+ * A search term over a whole value; bytes: how it searches string columns'
+ * bytes, if it can; equalTo: for a number literal, its value as a double
+ * (a number equals it only where its double does, so only those are tested).
+ */
+export function compileSearchAtom(
+  walker: SearchWalker,
+  bytes: BytesTerm | null,
+  equalTo?: number,
+): FilterNode {
+  return new SearchAtom(walker, bytes, equalTo);
 }
 
 class SearchAtom implements FilterNode {
   private plans = new Map<Type, LeafTest[] | boolean>();
 
-  constructor(private walker: SearchWalker, private bytes: BytesTerm | null) {}
+  constructor(
+    private walker: SearchWalker,
+    private bytes: BytesTerm | null,
+    private equalTo: number | undefined,
+  ) {}
 
   /** What decides a type's rows: true/false for all of them, or tests of its leaves. */
   private plan(t: Type): LeafTest[] | boolean {
@@ -193,6 +206,16 @@ class SearchAtom implements FilterNode {
       if (!nullHit) return rows;
       for (const i of rows) out[i] = 1;
       for (let i = 0; i < n; i++) if (state[i] === NULL_ROW) out[i] = 1;
+      return out;
+    }
+    if (v instanceof NumberVector && this.equalTo !== undefined) {
+      // A number literal's equality: only rows whose doubles equal its double
+      // can hold it (equal numbers have equal doubles); those are tested.
+      const f64 = v.f64, x = this.equalTo;
+      for (let i = 0; i < n; i++) {
+        if (state[i] === VALUE) out[i] = f64[i] === x && test(v.body(i)) ? 1 : 0;
+        else if (state[i] === NULL_ROW) out[i] = nullHit;
+      }
       return out;
     }
     if (v instanceof FixedVector && v.width === 4) {
