@@ -56,7 +56,9 @@ Deno.test("v8 flags: the start task's flags bound the young generation of worker
   const mb = Number(bound.split("=")[1]);
   const bounded = await workerYoungGeneration([`--v8-flags=${v8Flags("start").join(",")}`]);
   const unbounded = await workerYoungGeneration([]);
-  // A new space is its two semi-spaces (from and to).
-  assert.ok(bounded <= 2 * mb * 2 ** 20, `${bounded} bytes with the flags`);
-  assert.ok(unbounded > bounded, `${unbounded} bytes without, ${bounded} with`);
+  // A new space is its two semi-spaces (from and to), and for a moment a few
+  // pages more (17.25 MiB was seen under CI's load with 8 MiB semi-spaces;
+  // without the flag it grows to ~60 MiB).
+  assert.ok(bounded <= 3 * mb * 2 ** 20, `${bounded} bytes with the flags`);
+  assert.ok(unbounded > 2 * bounded, `${unbounded} bytes without, ${bounded} with`);
 });
