@@ -35,7 +35,7 @@ import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
 import type { KeyRange } from "./prune.ts";
 import type { ScanStats } from "./scan.ts";
-import { heapTopK } from "./topheap.ts";
+import { exactly, heapTopK } from "./topheap.ts";
 
 export interface FieldTopKPlan {
   path: string[];
@@ -244,15 +244,12 @@ function ranks(strings: readonly Body[]): Float64Array {
 /** Compares candidates' values in the sort's order. */
 function byValue(reverse: boolean): (a: Candidate, b: Candidate) => number {
   const cmp = (a: Candidate, b: Candidate) =>
-    a.num < b.num ? -1 : a.num > b.num ? 1 : exactly(a, b) || compareStrings(a.str, b.str);
+    a.num < b.num
+      ? -1
+      : a.num > b.num
+      ? 1
+      : exactly(a.num, a.big, b.num, b.big) || compareStrings(a.str, b.str);
   return reverse ? (a, b) => cmp(b, a) : cmp;
-}
-
-/** The order of two candidates whose doubles are equal, by their exact integers. */
-function exactly(a: Candidate, b: Candidate): number {
-  if (a.big === null && b.big === null) return 0;
-  const x = a.big ?? BigInt(a.num), y = b.big ?? BigInt(b.num);
-  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** Whether the best `limit` candidates (and those tied with the last) are `limit` distinct values. */

@@ -177,7 +177,7 @@ class TopHeap implements HeapPlaces {
 }
 
 /** The order of two integers whose doubles are equal, by their exact values where known. */
-function exactly(x: number, a: bigint | null, y: number, b: bigint | null): number {
+export function exactly(x: number, a: bigint | null, y: number, b: bigint | null): number {
   if (a === null && b === null) return 0;
   const p = a ?? BigInt(x), q = b ?? BigInt(y);
   return p < q ? -1 : p > q ? 1 : 0;
