@@ -15,7 +15,7 @@
 // whose rows have equal pool keys in different objects are ordered as the
 // pool orders them, by their encoded bytes.
 
-import { type HeadCut, lookupPath, type VectorFilter } from "../query/mod.ts";
+import { type HeadCut, lookupPath, type Selection, type VectorFilter } from "../query/mod.ts";
 import { compareStrings } from "../zed/utf8.ts";
 import {
   ID_INT8,
@@ -40,6 +40,12 @@ import { exactly, heapTopK } from "./topheap.ts";
 export interface FieldTopKPlan {
   path: string[];
   reverse: boolean;
+  /**
+   * The last `limit` values in the sort's order (a tail's) rather than the
+   * first: where every row the filter passes has a value (nulls and missing
+   * values sort last, so would be the tail), the best in the reverse order.
+   */
+  last?: boolean;
   limit: number;
   range: KeyRange | null;
   /** The filter over columns, or null when there is no filter. */
@@ -93,12 +99,18 @@ export async function fieldTopK(
 ): Promise<Value[] | null> {
   const { path, limit, range } = plan;
   if (limit > MAX_LIMIT) return null;
+  // The rows kept are the best in this order (the sort's, or its reverse for a tail).
+  const keep = plan.last ? !plan.reverse : plan.reverse;
   const found = await liveColumns(lake, pool, objects, range, plan.vector);
   if (found === null) return null;
   const { live, cols, sels } = found;
   let type: Type | null = null;
   let all: Candidate[] = [];
   let values = 0;
+  // For a tail: rows without a value (null or missing), which sort last; how
+  // many, and each object's last `limit` of them.
+  let lacking = 0;
+  const without: Candidate[] = [];
   for (let i = 0; i < live.length; i++) {
     const c = cols[i], sel = sels[i];
     if (sel !== null && sel.count === 0) continue; // (a log the filter has no rows of)
@@ -110,22 +122,40 @@ export async function fieldTopK(
       if (c.typeCounts[k] === 0 || ref?.covers.includes(k)) continue;
       if (lookupPath(c.types[k], path).kind !== "missing") return null;
     }
-    if (ref === null) continue;
+    const selected = sel === null ? c.rows : sel.count;
+    if (ref === null) {
+      if (plan.last) lacking += lastWithout(null, c.rows, sel, i, limit, without);
+      continue;
+    }
     if (type === null) {
       const u = typeUnder(ref.type);
       if (u.kind !== Kind.Primitive || !(numeric(u.id) || u.id === ID_STRING)) return null;
       type = ref.type;
     } else if (ref.type !== type) return null;
-    const found = best(await c.vector(ref), sel?.all === false ? sel.rows : null, i, plan);
+    const v = await c.vector(ref);
+    const found = best(v, sel?.all === false ? sel.rows : null, i, limit, keep);
     if (found === null) return null;
+    if (plan.last && found.values < selected) {
+      lacking += lastWithout(v, c.rows, sel, i, limit, without);
+    }
     values += found.values;
-    all = keepBest(all.concat(found.rows), limit, plan.reverse);
+    all = keepBest(all.concat(found.rows), limit, keep);
     if (all.length > MAX_CANDIDATES) return null;
   }
-  if (values < limit) return null;
+  if (values < limit && !plan.last) return null;
   const made = new PickedValues(lake, pool, key, plan.fields, plan.cut ?? null, stats, false);
   let picks: Pick[] | null;
-  if (plan.distinct && !distinctBest(all, limit, plan.reverse)) {
+  if (plan.last) {
+    // The last rows without a value in pool order (the sort keeps their order),
+    // after the greatest values, as many as are left for them.
+    const last = lacking > 0 ? await inPoolOrder(without, live, cols, key, made) : [];
+    const wanted = limit - Math.min(lacking, limit);
+    const greatest = wanted > 0
+      ? await inPoolOrder(all, live, cols, key, made, byValue(plan.reverse))
+      : [];
+    if (last === null || greatest === null) return null;
+    picks = [...greatest.slice(Math.max(0, greatest.length - wanted)), ...last.slice(-limit)];
+  } else if (plan.distinct && !distinctBest(all, limit, plan.reverse)) {
     // Ties among a top's best: its heap decides which it keeps (topheap.ts).
     picks = await heapTopK(key, live, cols, sels, path, limit);
   } else picks = await inPoolOrder(all, live, cols, key, made, byValue(plan.reverse));
@@ -144,12 +174,13 @@ function best(
   v: Vector,
   sel: Uint8Array | null,
   obj: number,
-  plan: FieldTopKPlan,
+  limit: number,
+  reverse: boolean,
 ): { rows: Candidate[]; values: number } | null {
   const state = v.state, n = state.length;
-  // Per row a number that orders as the sort does, least first.
+  // Per row a number that orders as wanted (reverse: the sort's reverse), least first.
   const order = new Float64Array(n);
-  const sign = plan.reverse ? -1 : 1;
+  const sign = reverse ? -1 : 1;
   // The sort values: numbers in num, strings in strs (or the entries of a dictionary).
   let num: Float64Array = EMPTY;
   let strs: Body[] | null = null;
@@ -189,7 +220,6 @@ function best(
     }
   }
   // The limit-th least, by a max-heap of the least so far.
-  const limit = plan.limit;
   const heap = new Float64Array(limit);
   let size = 0, values = 0;
   for (let r = 0; r < n; r++) {
@@ -227,6 +257,29 @@ function best(
     rows.push({ obj, row: r, num: strs === null ? num[r] : 0, big: big?.[r] ?? null, str });
   }
   return { rows, values };
+}
+
+/**
+ * Adds to out an object's last `limit` rows the selection passes (all rows:
+ * sel null) that hold no value in v (null: none do); returns how many such
+ * rows it has in all.
+ */
+function lastWithout(
+  v: Vector | null,
+  rows: number,
+  sel: Selection | null,
+  obj: number,
+  limit: number,
+  out: Candidate[],
+): number {
+  const state = v?.state ?? null;
+  const passes = sel?.all === false ? sel.rows : null;
+  let count = 0;
+  for (let r = rows - 1; r >= 0; r--) {
+    if ((passes !== null && passes[r] !== 1) || (state !== null && state[r] === VALUE)) continue;
+    if (count++ < limit) out.push({ obj, row: r, num: 0, big: null, str: "" });
+  }
+  return count;
 }
 
 /** Each string's rank in the sort's order of strings (equal strings, equal ranks). */

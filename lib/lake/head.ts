@@ -31,6 +31,8 @@ const FIRST_KEYS = 256;
 
 export interface HeadPlan {
   limit: number;
+  /** How many of the first values are passed over (counted, never made); none when absent. */
+  skip?: number;
   range: KeyRange | null;
   filter: Expr | null;
   /** `where` filters folded after the filter (ScanOptions.thens). */
@@ -83,9 +85,12 @@ export class HeadScan implements ValueReader {
     });
     const runs = groupOverlapping(live, (o) => o, this.key);
     const out: Value[] = [];
-    for (let k = 0; k < runs.length && out.length < limit; k++) {
-      const vals = await this.fromColumns(runs[k], limit - out.length);
-      if (vals === null) {
+    // Values found so far (those passed over among them), and those yet to pass over.
+    let found = 0;
+    let skip = this.plan.skip ?? 0;
+    for (let k = 0; k < runs.length && found < limit; k++) {
+      const picked = await this.fromColumns(runs[k], limit - found, skip);
+      if (picked === null) {
         // From here on, the rows.
         const scan = new PoolScan(this.lake, this.pool, this.key, runs.slice(k).flat(), {
           range,
@@ -100,18 +105,27 @@ export class HeadScan implements ValueReader {
             columns: (o) => openColumns(this.lake, this.pool.id, o),
           },
         });
-        const first = new LimitReader(scan, limit - out.length);
+        const first = new LimitReader(scan, limit - found, skip);
         const cut = this.plan.cut;
         this.rest = cut ? new OpReader(first, cut.make) : first;
         break;
       }
-      for (let i = 0; i < vals.length; i++) out.push(vals[i]);
+      found += picked.found;
+      skip -= picked.found - picked.values.length;
+      for (let i = 0; i < picked.values.length; i++) out.push(picked.values[i]);
     }
     return out;
   }
 
-  /** The first `need` values of a run of objects, or null when the columns cannot tell. */
-  private async fromColumns(run: DataObject[], need: number): Promise<Value[] | null> {
+  /**
+   * The first `need` values of a run of objects (how many found, and those
+   * made: all but the first `skip`), or null when the columns cannot tell.
+   */
+  private async fromColumns(
+    run: DataObject[],
+    need: number,
+    skip: number,
+  ): Promise<{ found: number; values: Value[] } | null> {
     const cols: ObjectColumns[] = [];
     const keys: (Vector | null)[] = [];
     const grows: (((n: number) => Vector) | null)[] = [];
@@ -138,7 +152,8 @@ export class HeadScan implements ValueReader {
       sels.push(sel);
     }
     const picks = await this.merge(run, cols, keys, grows, sels, need);
-    return await this.picked.values(run, cols, picks);
+    const values = await this.picked.values(run, cols, picks, Math.min(skip, picks.length));
+    return { found: picks.length, values };
   }
 
   /**

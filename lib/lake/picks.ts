@@ -29,6 +29,18 @@ import { type KeyRange, spanMayMatch } from "./prune.ts";
 import { projection } from "./objectstreams.ts";
 import { countObjectRead, type ScanStats } from "./scan.ts";
 
+/** The rows of picks from `from` on, by object, in pick order. */
+function rowsByObject(picks: readonly Pick[], from: number): Map<number, number[]> {
+  const byObj = new Map<number, number[]>();
+  for (let n = from; n < picks.length; n++) {
+    const p = picks[n];
+    let rows = byObj.get(p.obj);
+    if (rows === undefined) byObj.set(p.obj, rows = []);
+    rows.push(p.row);
+  }
+  return byObj;
+}
+
 /** A picked row: its object (index into the run) and row number. */
 export interface Pick {
   obj: number;
@@ -49,17 +61,25 @@ export class PickedValues {
     private countsRead = true,
   ) {}
 
-  /** The picked rows as values, in pick order. */
-  async values(run: DataObject[], cols: ObjectColumns[], picks: readonly Pick[]): Promise<Value[]> {
-    const byObj = new Map<number, number[]>();
-    /** Each pick's place in its object's list of rows. */
-    const at = new Uint32Array(picks.length);
-    for (let n = 0; n < picks.length; n++) {
-      const p = picks[n];
-      let rows = byObj.get(p.obj);
-      if (rows === undefined) byObj.set(p.obj, rows = []);
-      at[n] = rows.length;
-      rows.push(p.row);
+  /**
+   * The picked rows as values, in pick order; the first `skip` picks are
+   * not made (but counted as read, as all are).
+   */
+  async values(
+    run: DataObject[],
+    cols: ObjectColumns[],
+    picks: readonly Pick[],
+    skip = 0,
+  ): Promise<Value[]> {
+    const byObj = rowsByObject(picks, skip);
+    /** Each made pick's place in its object's list of rows. */
+    const at = new Uint32Array(Math.max(0, picks.length - skip));
+    const counted = new Map<number, number>();
+    for (let n = skip; n < picks.length; n++) {
+      const o = picks[n].obj;
+      const c = counted.get(o) ?? 0;
+      at[n - skip] = c;
+      counted.set(o, c + 1);
     }
     const found = new Map<number, Value[]>();
     const cut = this.cut;
@@ -71,18 +91,23 @@ export class PickedValues {
         : (await cutFromColumns(cols[i], rows, cut.names, MISSING)) ??
           cutValues(cut, await this.fromRows(run[i], rows, true));
       found.set(i, vals);
-      if (!this.countsRead) continue;
-      const sizes = await cols[i].sizesPrefix(rows.reduce((m, r) => Math.max(m, r), 0) + 1);
-      let bytes = 0;
-      for (let n = 0; n < rows.length; n++) bytes += sizes[rows[n]];
-      this.stats.recordsRead += rows.length;
-      this.stats.recordsMatched += rows.length;
-      this.stats.bytesRead += bytes;
-      this.stats.bytesMatched += bytes;
-      this.stats.objectsRead++;
     }
-    const out: Value[] = new Array(picks.length);
-    for (let n = 0; n < picks.length; n++) out[n] = found.get(picks[n].obj)![at[n]];
+    if (this.countsRead) {
+      for (const [i, rows] of skip === 0 ? byObj : rowsByObject(picks, 0)) {
+        const sizes = await cols[i].sizesPrefix(rows.reduce((m, r) => Math.max(m, r), 0) + 1);
+        let bytes = 0;
+        for (let n = 0; n < rows.length; n++) bytes += sizes[rows[n]];
+        this.stats.recordsRead += rows.length;
+        this.stats.recordsMatched += rows.length;
+        this.stats.bytesRead += bytes;
+        this.stats.bytesMatched += bytes;
+        this.stats.objectsRead++;
+      }
+    }
+    const out: Value[] = new Array(at.length);
+    for (let n = skip; n < picks.length; n++) {
+      out[n - skip] = found.get(picks[n].obj)![at[n - skip]];
+    }
     return out;
   }
 

@@ -119,31 +119,44 @@ export class PoolReading {
       case "top":
         return this.top(p);
       case "head":
-        return p.through ? this.headThrough(p.limit, p.through) : this.head(p.limit, p.cut);
+        return p.through
+          ? this.headThrough(p.limit, p.through)
+          : this.head(p.limit, p.cut, p.skip ?? 0);
       case "fuse":
         if (!this.columnsSelect()) return this.sorted(p.make);
         return new TopKReader(this, p.make, () => this.fuseFromColumns(p.limit));
-      case "tail": {
-        if (!this.columnsSelect()) {
-          return new OpReader(this.scan(true), p.make, this.signal);
-        }
-        const last = () =>
-          tailFromColumns(this.lake, this.view.pool, this.key, this.view.objects, {
-            limit: p.limit,
-            range: this.range,
-            vector: this.vector,
-            fields: this.plan.fields,
-            cut: p.cut,
-          }, this.stats);
-        const through = p.through;
-        return new TopKReader(
-          this,
-          p.make,
-          through === undefined ? last : () => this.madeThrough(last, through),
-        );
-      }
+      case "tail":
+        return this.tail(p.limit, p.cut, p.make, p.through);
     }
     return this.scan(this.plan.ordered);
+  }
+
+  /**
+   * The last n values in pool order (cut, when given; through: what the
+   * per-value operators make of them), else make over the pool in order.
+   */
+  private tail(
+    n: number,
+    cut: HeadCut | null,
+    make: OpFactory,
+    through: HeadThrough | undefined,
+  ): ValueReader {
+    if (!this.columnsSelect()) {
+      return new OpReader(this.scan(true), make, this.signal);
+    }
+    const last = () =>
+      tailFromColumns(this.lake, this.view.pool, this.key, this.view.objects, {
+        limit: n,
+        range: this.range,
+        vector: this.vector,
+        fields: this.plan.fields,
+        cut,
+      }, this.stats);
+    return new TopKReader(
+      this,
+      make,
+      through === undefined ? last : () => this.madeThrough(last, through),
+    );
   }
 
   /** Whether columns can pick the rows the filter passes (no range clause, a column filter if any). */
@@ -152,14 +165,15 @@ export class PoolReading {
       (this.plan.filter === null || this.vector !== null);
   }
 
-  /** The first n values in pool order (cut, when given). */
-  private head(n: number, cut: HeadCut | null = null): ValueReader {
+  /** The first n values in pool order (cut, when given), less the first skip of them. */
+  private head(n: number, cut: HeadCut | null = null, skip = 0): ValueReader {
     if (this.bounds !== null || !useColumns()) {
-      const first = new LimitReader(this.scan(true), n);
+      const first = new LimitReader(this.scan(true), n, skip);
       return cut === null ? first : new OpReader(first, cut.make, this.signal);
     }
     return new HeadScan(this.lake, this.view.pool, this.key, this.view.objects, {
       limit: n,
+      skip,
       range: this.range,
       filter: this.pred,
       thens: this.thens,
@@ -305,6 +319,16 @@ export class PoolReading {
     const key = this.key;
     const onKey = p.path.length === key.path.length && p.path.every((x, i) => x === key.path[i]);
     const numericOrder = this.view.objects.every(comparesAsPoolOrder);
+    if (p.last) {
+      // `sort <field> | tail N`: by the key in the pool's direction, the pool's last N.
+      if (onKey && numericOrder && !p.nullsFirst && p.reverse === key.desc) {
+        return this.tail(p.limit!, null, p.make, undefined);
+      }
+      if (!p.nullsFirst && p.limit! > 0 && this.columnsSelect() && p.cut === undefined) {
+        return new TopKReader(this, p.make, () => this.fieldTopK(p));
+      }
+      return new OpReader(this.scan(true), p.make, this.signal);
+    }
     // A filter that columns run picks the rows of a top-k by any field,
     // the key included, without reading the rows that do not pass.
     const columnsPick = this.plan.filter !== null && this.vector !== null;
@@ -378,6 +402,7 @@ export class PoolReading {
     return await fieldTopK(this.lake, this.view.pool, this.key, this.view.objects, {
       path: p.path,
       reverse: p.reverse,
+      last: p.last,
       limit: p.limit!,
       range: this.range,
       vector: this.vector,

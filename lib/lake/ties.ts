@@ -8,9 +8,9 @@
 // decodes them).
 
 import { Kind, type RecordType, typeUnder } from "../zed/types.ts";
-import { compareBytes } from "../zed/bytes.ts";
+import { ByteWriter } from "../zed/bytes.ts";
 import { NULL_ROW, VALUE, type Vector } from "../zed/vector.ts";
-import { encodeTagged } from "../zed/zcode.ts";
+import { appendTagged } from "../zed/zcode.ts";
 import type { ObjectColumns } from "./columns/mod.ts";
 
 /** A row of one of the objects: its index among them and row number. */
@@ -22,8 +22,8 @@ export interface TiedRow {
 type TypeIndex = Uint16Array | Uint32Array | null;
 
 export class ColumnTies {
-  /** Field columns read so far, by object, type index and field. */
-  private vectors = new Map<string, Vector | null>();
+  /** Field columns read so far, by object, type index and field (undefined: not yet). */
+  private vectors: (Vector | null | undefined)[][][] = [];
 
   constructor(
     private cols: readonly ObjectColumns[],
@@ -42,11 +42,10 @@ export class ColumnTies {
     if (rx.kind !== Kind.Record || ry.kind !== Kind.Record) return undefined;
     // Field names are not in the encoding: records of different types compare alike.
     const n = Math.min(rx.fields.length, ry.fields.length);
+    const a = this.a, b = this.b;
     for (let f = 0; f < n; f++) {
-      const a = this.encoding(x, kx, rx, f);
-      const b = a === null ? null : this.encoding(y, ky, ry, f);
-      if (a === null || b === null) return undefined;
-      const c = compareBytes(a, b);
+      if (!this.encode(a, x, kx, rx, f) || !this.encode(b, y, ky, ry, f)) return undefined;
+      const c = compareWritten(a, b);
       if (c !== 0) return c;
     }
     // One's fields' bytes begin the other's: the shorter first.
@@ -58,34 +57,38 @@ export class ColumnTies {
     return idx === null || idx === undefined ? 0 : idx[r.row];
   }
 
-  /** Encodings made so far (a sort asks for each row's several times). */
-  private encodings = new Map<string, Uint8Array | null>();
+  /** Where the two rows' fields are encoded, one pair at a time. */
+  private a = new ByteWriter(64);
+  private b = new ByteWriter(64);
 
-  /** The tagged encoding of field f of a row, or null when no column holds it. */
-  private encoding(r: TiedRow, k: number, rec: RecordType, f: number): Uint8Array | null {
-    const id = `${r.obj}/${r.row}/${f}`;
-    let e = this.encodings.get(id);
-    if (e === undefined) this.encodings.set(id, e = this.encode(r, k, rec, f));
-    return e;
-  }
-
-  private encode(r: TiedRow, k: number, rec: RecordType, f: number): Uint8Array | null {
+  /** Writes the tagged encoding of field f of a row to w alone; false when no column holds it. */
+  private encode(w: ByteWriter, r: TiedRow, k: number, rec: RecordType, f: number): boolean {
     const field = rec.fields[f];
     // Primitives, and arrays or sets of them (list columns); nested records are left to rows.
-    if (typeUnder(field.type).kind === Kind.Record) return null;
-    const key = `${r.obj}/${k}/${f}`;
-    let v = this.vectors.get(key);
+    if (typeUnder(field.type).kind === Kind.Record) return false;
+    const byType = this.vectors[r.obj] ??= [];
+    const byField = byType[k] ??= [];
+    let v = byField[f];
     if (v === undefined) {
       const c = this.cols[r.obj];
       const ref = c.columnsOf([field.name]).find((x) =>
         x.type === field.type && x.covers.includes(k)
       );
-      v = ref === undefined ? null : c.prefixVectorNow(ref, this.upTo.get(r.obj)!);
-      this.vectors.set(key, v);
+      v = byField[f] = ref === undefined ? null : c.prefixVectorNow(ref, this.upTo.get(r.obj)!);
     }
-    if (v === null) return null;
+    if (v === null) return false;
     const s = v.state[r.row];
-    if (s === VALUE) return encodeTagged(field.type, v.body(r.row));
-    return s === NULL_ROW ? encodeTagged(field.type, null) : null;
+    if (s !== VALUE && s !== NULL_ROW) return false;
+    w.reset();
+    appendTagged(w, field.type, s === VALUE ? v.body(r.row) : null);
+    return true;
   }
+}
+
+/** The byte order of what two writers hold. */
+function compareWritten(a: ByteWriter, b: ByteWriter): number {
+  const x = a.buf, y = b.buf, m = a.pos, n = b.pos;
+  const k = m < n ? m : n;
+  for (let i = 0; i < k; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  return m < n ? -1 : m > n ? 1 : 0;
 }

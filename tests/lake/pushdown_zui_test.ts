@@ -4,7 +4,7 @@
 // from min and max over columns — each the same as the operators over rows.
 
 import assert from "node:assert/strict";
-import { openColumns } from "../../lib/lake/columns/mod.ts";
+import { clearColumnCache, columnCache, openColumns } from "../../lib/lake/columns/mod.ts";
 import { tipObjects } from "../../lib/lake/objects.ts";
 import { compileQuery } from "../../lib/query/mod.ts";
 import { agreed, bothPaths, keyedPool, lines, loadText, query, withLake } from "./helpers.ts";
@@ -57,6 +57,40 @@ Deno.test("Zui's pages ({i:count(), v:this} | i > N | head M | yield v) read the
     assert.deepEqual(
       await lines(lake, "from asc | {i:count(), v:this} | i > 1000 | head 2 | yield v"),
       ['{ts:1000,v:6,s:"x1000"}', '{ts:1001,v:0,s:"x1001"}'],
+    );
+  });
+});
+
+Deno.test("a page deep in a pool makes only its own values, and counts what it read before them", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "deep", "ts", "asc");
+    // Objects of their own ranges of keys, rows much larger than their keys.
+    for (let part = 0; part < 10; part++) {
+      let text = "";
+      for (let i = 0; i < 300; i++) {
+        const n = part * 300 + i;
+        text += `{ts:${n},v:${n % 7},s:"${n.toString(36).repeat(20)}"}\n`;
+      }
+      await loadText(lake, p, text);
+    }
+    const page = "{i:count(), v:this} | i > 2500 | head 20";
+    const bare = await bothPaths(lake, `from deep | ${page} | yield v`);
+    assert.deepEqual(bare.cols.lines, bare.rows.lines);
+    assert.deepEqual(bare.cols.lines.map((l) => l.slice(0, 8)), [
+      ...Array.from({ length: 20 }, (_, k) => `{ts:${2500 + k}`),
+    ]);
+    // The page with its record kept makes every value up to the page's end.
+    // (The columns read to make values: those of the objects holding them.)
+    clearColumnCache();
+    const skipped = await query(lake, `from deep | ${page} | yield v`);
+    const skippedBytes = columnCache.bytes;
+    clearColumnCache();
+    const numbered = await query(lake, `from deep | ${page}`);
+    assert.equal(numbered.lines.length, 20);
+    assert.equal(skipped.stats.recordsRead, numbered.stats.recordsRead);
+    assert.ok(
+      skippedBytes < columnCache.bytes / 3,
+      `${skippedBytes} against ${columnCache.bytes} bytes of columns read`,
     );
   });
 });

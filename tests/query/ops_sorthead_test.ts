@@ -68,6 +68,50 @@ Deno.test("sort with a short head: the first values of the full sort, ties in in
   }
 });
 
+Deno.test("sort with a short tail: the last values of the full sort, ties in input order", () => {
+  const r = rng(13);
+  const kindSets = [
+    ["int"],
+    ["int", "int8"],
+    ["int", "null", "missing"],
+    ["float", "int"],
+    ["string", "int", "null"],
+    ["float", "string", "null", "missing"],
+  ];
+  const keySets: Expr[][] = [[f("k")], [f("k"), f("j")], [f("j")]];
+  for (let round = 0; round < 60; round++) {
+    const kinds = kindSets[round % kindSets.length];
+    const text = input(r, 1 + Math.floor(r() * 80), kinds);
+    const keys = keySets[Math.floor(r() * keySets.length)];
+    const opts: SortOptions = { reverse: r() < 0.5, nullsFirst: r() < 0.3 };
+    const full = run((next) => new Sort(next, keys, opts), text);
+    for (const n of [1, 3, 10, 100]) {
+      const tail = runBoth((next) => new SortHead(next, keys, opts, n, true), text);
+      const want = full.slice(Math.max(0, full.length - n));
+      assert.deepEqual(tail, want, `${kinds} ${JSON.stringify(opts)} tail ${n}`);
+    }
+  }
+});
+
+Deno.test("a sort then a short tail in a query keeps only the last values", async () => {
+  const text = input(rng(17), 200, ["int", "string", "null", "missing"]);
+  for (
+    const q of [
+      "sort k | tail 5",
+      "sort -r k, j | tail 12",
+      "sort -nulls first k | tail",
+      "sort k | tail 0",
+    ]
+  ) {
+    const full = q.replace(/\| tail/, "| tail 20000 | tail");
+    assert.deepEqual(await queryLines(q, text), await queryLines(full, text), q);
+    assert.equal(
+      (await queryLines(q, text)).length,
+      /tail \d*[1-9]/.test(q) ? Number(q.split(" ").at(-1)) : 1,
+    );
+  }
+});
+
 Deno.test("sort with a short head: no keys guesses the key from the first value", async () => {
   const text = "{b:2,a:1} {b:1,a:2} {b:3,a:0} {b:1,a:9}";
   const full = await queryLines("sort", text);

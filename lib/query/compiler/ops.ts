@@ -175,6 +175,13 @@ export class OpCompiler {
           continue;
         }
       }
+      if (op.kind === "Sort" && following?.kind === "Tail" && following.count <= SORT_HEAD_MAX) {
+        // A short tail: the sort keeps only the values that come last (the tail passes them).
+        const keys = (op.args ?? []).map((e) => this.exprs.compile(e, scope));
+        const opts = { reverse: op.order === "desc", nullsFirst: op.nullsfirst };
+        factories.push((next) => new SortHead(next, keys, opts, following.count || 1, true));
+        continue;
+      }
       if (op.kind === "Fuse" && keep !== null) {
         // The head's (or page's) values are all the fuse keeps (the others give it their types).
         factories.push((next) => new Fuse(next, keep));

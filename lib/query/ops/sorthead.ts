@@ -1,6 +1,7 @@
 // `sort ... | head N` for a small N: the sort keeps only the N values that
 // come first (with their keys), in bounded heaps, rather than every value,
-// and sends them on sorted at the end. The order is the full sort's (sort.ts):
+// and sends them on sorted at the end. `sort ... | tail N` likewise keeps the
+// N that come last. The order is the full sort's (sort.ts):
 // stable (ties in input order), and its primary keys compared as numbers
 // when every one of them is an integer, else by the general order (which
 // orders int8 and uint8 by their bytes). Which of the two applies is known
@@ -38,6 +39,8 @@ export class SortHead extends Unary {
     private readonly keys: readonly Expr[],
     private readonly opts: SortOptions,
     private readonly limit: number,
+    /** Whether the values kept are the last `limit` (a tail's) rather than the first. */
+    private readonly fromEnd = false,
   ) {
     super(next);
     if (keys.length > 0) this.resolved = keys;
@@ -50,8 +53,13 @@ export class SortHead extends Unary {
     const exprs = this.resolved;
     if (this.general === null) {
       const nk = exprs.length;
-      this.general = new LeastK(entryOrder(entryComparator(nk, false, this.opts)), this.limit);
-      this.numeric = new LeastK(entryOrder(entryComparator(nk, true, this.opts)), this.limit);
+      const order = (numeric: boolean) => {
+        const cmp = entryOrder(entryComparator(nk, numeric, this.opts));
+        // The last N in the sort's order are the first N in its reverse (input order too).
+        return this.fromEnd ? (a: Entry, b: Entry) => cmp(b, a) : cmp;
+      };
+      this.general = new LeastK(order(false), this.limit);
+      this.numeric = new LeastK(order(true), this.limit);
     }
     for (let i = 0; i < batch.length; i++) {
       const v = batch[i];
@@ -80,6 +88,7 @@ export class SortHead extends Unary {
   private *emitAll(heap: LeastK<Entry> | null): Work {
     if (heap === null) return;
     const entries = heap.sorted();
+    if (this.fromEnd) entries.reverse();
     const nk = this.resolved!.length;
     yield* this.emitSlices(entries.map((e) => e.keys[nk]));
   }

@@ -22,7 +22,7 @@ import { DEFAULT_TOP_LIMIT } from "../ops/top.ts";
 import { inlinedBefore, putField } from "./inline.ts";
 import { anyNode, isPlainCount, type SummarizeParts, summarizeParts } from "./nodes.ts";
 import { orderFree, stateful } from "./orderfree.ts";
-import { leadingValues, pageHead, pageLimit } from "./pages.ts";
+import { bareValues, leadingValues, pageHead, pageLimit } from "./pages.ts";
 
 /** A fuse before a head of at most this many values is the source's (the values are held). */
 const MAX_FUSE_HEAD = 10_000;
@@ -58,6 +58,8 @@ export type Pushdown =
     reverse: boolean;
     nullsFirst: boolean;
     limit: number | null;
+    /** Whether the limit takes the last values (`sort <field> | tail N`), not the first. */
+    last?: boolean;
     make: OpFactory;
   }
   /**
@@ -67,7 +69,14 @@ export type Pushdown =
    * make: the operator itself, for values the source makes from rows).
    * With `through`: per-value operators before the head (see HeadThrough).
    */
-  | { kind: "head"; limit: number; cut: HeadCut | null; through?: HeadThrough }
+  | {
+    kind: "head";
+    limit: number;
+    cut: HeadCut | null;
+    through?: HeadThrough;
+    /** How many of the first `limit` values are not wanted (a page's), none when absent. */
+    skip?: number;
+  }
   /**
    * `top N <field>` (not -flush): the operator itself, for when columns
    * cannot tell its N values (see fieldtopk.ts).
@@ -170,6 +179,13 @@ export function planPushdown(
     if (cut !== null) {
       return { pushdown: { kind: "head", limit: ops[1].count, cut }, rest: ops.slice(2) };
     }
+  }
+  // Zui's page of values as they came: only those are made (the values
+  // before them are counted, not made); another page, with its operators.
+  const bare = bareValues(ops, scope);
+  if (bare !== null) {
+    const { limit, skip } = bare;
+    return { pushdown: { kind: "head", limit, skip, cut: null }, rest: ops.slice(4) };
   }
   const page = pageLimit(ops, scope);
   if (page !== null) return { pushdown: { kind: "head", limit: page, cut: null }, rest: ops };
@@ -277,13 +293,16 @@ export function planPushdown(
   const sort = ops[at];
   if (sort.kind === "Sort" && sort.args?.length === 1) {
     const next = ops[at + 1];
+    // A tail after a sort by a field: its last N values.
+    const last = at === 0 && next?.kind === "Tail";
     // A page after the sort needs its first N+M values, as a head would.
-    const page = next?.kind === "Head" ? null : pageLimit(ops.slice(at + 1), scope);
-    const limit = next?.kind === "Head" ? next.count : page;
-    const taken = at + (next?.kind === "Head" ? 2 : 1);
+    const page = next?.kind === "Head" || last ? null : pageLimit(ops.slice(at + 1), scope);
+    const limit = next?.kind === "Head" ? next.count : last ? next.count || 1 : page;
+    const taken = at + (next?.kind === "Head" || last ? 2 : 1);
     const through = page === null ? ops.slice(0, taken) : [...ops.slice(0, taken), pageHead(page)];
     const path = fieldPathOf(sort.args[0]);
     const byField = path !== null && path.length > 0 && !mentionsBound(sort, scope);
+    if (last && !byField) return null;
     let derive: SortDerive | undefined = undefined;
     if (cut !== null) {
       if (!byField || path.length !== 1 || !cut.names.includes(path[0])) return null;
@@ -306,6 +325,7 @@ export function planPushdown(
         reverse: sort.order === "desc",
         nullsFirst: sort.nullsfirst,
         limit,
+        last: last || undefined,
         make: c.chain(through, scope),
         cut: cut ?? undefined,
       },

@@ -48,19 +48,25 @@ export class OpReader implements ValueReader {
 
 /** The first n values of a reader; it stops reading once it has them. */
 export class LimitReader implements ValueReader {
-  constructor(private input: ValueReader, private n: number) {}
+  /** Values [skip, n) of input: its first n, less the first skip of those. */
+  constructor(private input: ValueReader, private n: number, private skip = 0) {}
 
   async read(): Promise<Batch | null> {
-    if (this.n <= 0) return null;
-    const b = await this.input.read();
-    if (b === null) return null;
-    if (b.length <= this.n) {
+    for (;;) {
+      if (this.n <= 0) return null;
+      let b = await this.input.read();
+      if (b === null) return null;
+      if (b.length > this.n) b = b.slice(0, this.n);
       this.n -= b.length;
+      if (this.skip === 0) return b;
+      if (this.skip >= b.length) {
+        this.skip -= b.length;
+        continue;
+      }
+      b = b.slice(this.skip);
+      this.skip = 0;
       return b;
     }
-    const out = b.slice(0, this.n);
-    this.n = 0;
-    return out;
   }
 
   close(): Promise<void> {
