@@ -16,8 +16,8 @@ import { type Expr, type HeadCut, LimitReader, OpReader, type VectorFilter } fro
 import type { Batch, Value } from "../zed/value.ts";
 import type { Vector } from "../zed/vector.ts";
 import { type ObjectColumns, openColumns } from "./columns/mod.ts";
-import { comparePrefixes, Cursor, CursorHeap, cursorOrder, sharedPrefix } from "./headmerge.ts";
-import { ColumnTies } from "./ties.ts";
+import { Cursor, CursorHeap, cursorOrder, sharedPrefix } from "./headmerge.ts";
+import { RowTies } from "./ties.ts";
 import type { Lake } from "./lake.ts";
 import type { DataObject } from "./objects.ts";
 import { type Pick, PickedValues } from "./picks.ts";
@@ -224,33 +224,18 @@ export class HeadScan implements ValueReader {
         upTo.set(obj, Math.max(upTo.get(obj) ?? 0, row + 1));
       }
     }
-    const prefixes = new Map<number, Uint8Array>();
-    const sizes = new Map<number, Uint32Array>();
-    const types = new Map<number, Uint16Array | Uint32Array | null>();
-    for (const [o, n] of upTo) {
-      prefixes.set(o, await cols[o].prefixes(n));
-      sizes.set(o, await cols[o].sizesPrefix(n));
-      types.set(o, await cols[o].typeIndexUpTo(n));
-    }
-    // Where prefixes do not decide, the fields' columns may.
-    const byColumns = new ColumnTies(cols, types, upTo);
+    // By the bytes' prefixes, else the fields' columns.
+    const byColumns = await RowTies.of(cols, upTo, this.key.desc);
     const undecided: [number, number][] = [];
     for (const [a, b] of ties) {
       let open = false;
       const sorted = picks.slice(a, b).sort((x, y) => {
-        const c = comparePrefixes(
-          prefixes.get(x.obj)!,
-          x.row,
-          sizes.get(x.obj)![x.row],
-          prefixes.get(y.obj)!,
-          y.row,
-          sizes.get(y.obj)![y.row],
-        ) ?? byColumns.compare(x, y);
+        const c = byColumns.compare(x.obj, x.row, y.obj, y.row);
         if (c === undefined) {
           open = true;
           return 0;
         }
-        return this.key.desc ? -c : c;
+        return c;
       });
       if (open) undecided.push([a, b]);
       else for (let i = a; i < b; i++) picks[i] = sorted[i - a];

@@ -12,6 +12,7 @@ import { ByteWriter } from "../zed/bytes.ts";
 import { NULL_ROW, VALUE, type Vector } from "../zed/vector.ts";
 import { appendTagged } from "../zed/zcode.ts";
 import type { ObjectColumns } from "./columns/mod.ts";
+import { comparePrefixes } from "./headmerge.ts";
 
 /** A row of one of the objects: its index among them and row number. */
 export interface TiedRow {
@@ -35,26 +36,31 @@ export class ColumnTies {
 
   /** The byte order of two rows' values, or undefined when the columns cannot tell it. */
   compare(x: TiedRow, y: TiedRow): number | undefined {
-    const cx = this.cols[x.obj], cy = this.cols[y.obj];
+    return this.compareRows(x.obj, x.row, y.obj, y.row);
+  }
+
+  /** compare, of row i of object a and row j of object b. */
+  compareRows(a: number, i: number, b: number, j: number): number | undefined {
+    const cx = this.cols[a], cy = this.cols[b];
     if (!cx.readsAlone || !cy.readsAlone) return undefined;
-    const kx = this.typeOf(x), ky = this.typeOf(y);
+    const kx = this.typeOf(a, i), ky = this.typeOf(b, j);
     const rx = typeUnder(cx.types[kx]), ry = typeUnder(cy.types[ky]);
     if (rx.kind !== Kind.Record || ry.kind !== Kind.Record) return undefined;
     // Field names are not in the encoding: records of different types compare alike.
     const n = Math.min(rx.fields.length, ry.fields.length);
-    const a = this.a, b = this.b;
+    const wa = this.a, wb = this.b;
     for (let f = 0; f < n; f++) {
-      if (!this.encode(a, x, kx, rx, f) || !this.encode(b, y, ky, ry, f)) return undefined;
-      const c = compareWritten(a, b);
+      if (!this.encode(wa, a, i, kx, rx, f) || !this.encode(wb, b, j, ky, ry, f)) return undefined;
+      const c = compareWritten(wa, wb);
       if (c !== 0) return c;
     }
     // One's fields' bytes begin the other's: the shorter first.
     return rx.fields.length - ry.fields.length;
   }
 
-  private typeOf(r: TiedRow): number {
-    const idx = this.types.get(r.obj);
-    return idx === null || idx === undefined ? 0 : idx[r.row];
+  private typeOf(obj: number, row: number): number {
+    const idx = this.types.get(obj);
+    return idx === null || idx === undefined ? 0 : idx[row];
   }
 
   /** Where the two rows' fields are encoded, one pair at a time. */
@@ -62,25 +68,32 @@ export class ColumnTies {
   private b = new ByteWriter(64);
 
   /** Writes the tagged encoding of field f of a row to w alone; false when no column holds it. */
-  private encode(w: ByteWriter, r: TiedRow, k: number, rec: RecordType, f: number): boolean {
+  private encode(
+    w: ByteWriter,
+    obj: number,
+    row: number,
+    k: number,
+    rec: RecordType,
+    f: number,
+  ): boolean {
     const field = rec.fields[f];
     // Primitives, and arrays or sets of them (list columns); nested records are left to rows.
     if (typeUnder(field.type).kind === Kind.Record) return false;
-    const byType = this.vectors[r.obj] ??= [];
+    const byType = this.vectors[obj] ??= [];
     const byField = byType[k] ??= [];
     let v = byField[f];
     if (v === undefined) {
-      const c = this.cols[r.obj];
+      const c = this.cols[obj];
       const ref = c.columnsOf([field.name]).find((x) =>
         x.type === field.type && x.covers.includes(k)
       );
-      v = byField[f] = ref === undefined ? null : c.prefixVectorNow(ref, this.upTo.get(r.obj)!);
+      v = byField[f] = ref === undefined ? null : c.prefixVectorNow(ref, this.upTo.get(obj)!);
     }
     if (v === null) return false;
-    const s = v.state[r.row];
+    const s = v.state[row];
     if (s !== VALUE && s !== NULL_ROW) return false;
     w.reset();
-    appendTagged(w, field.type, s === VALUE ? v.body(r.row) : null);
+    appendTagged(w, field.type, s === VALUE ? v.body(row) : null);
     return true;
   }
 }
@@ -91,4 +104,47 @@ function compareWritten(a: ByteWriter, b: ByteWriter): number {
   const k = m < n ? m : n;
   for (let i = 0; i < k; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
   return m < n ? -1 : m > n ? 1 : 0;
+}
+
+/**
+ * The pool order of rows with equal keys in different objects: by their
+ * values' encoded bytes (in the pool's direction), from the bytes' prefixes
+ * and sizes the columns keep where those decide, else field by field from
+ * the columns (ColumnTies); undefined where neither can tell.
+ */
+export class RowTies {
+  private constructor(
+    private prefixes: (Uint8Array | null)[],
+    private sizes: (Uint32Array | null)[],
+    private byColumns: ColumnTies,
+    private dir: number,
+  ) {}
+
+  /**
+   * For rows [0, upTo) of the objects named in upTo (by their index in
+   * cols), with the pool's direction.
+   */
+  static async of(
+    cols: readonly ObjectColumns[],
+    upTo: ReadonlyMap<number, number>,
+    desc: boolean,
+  ): Promise<RowTies> {
+    const prefixes: (Uint8Array | null)[] = cols.map(() => null);
+    const sizes: (Uint32Array | null)[] = cols.map(() => null);
+    const types = new Map<number, TypeIndex>();
+    for (const [o, n] of upTo) {
+      prefixes[o] = await cols[o].prefixes(n);
+      sizes[o] = await cols[o].sizesPrefix(n);
+      types.set(o, await cols[o].typeIndexUpTo(n));
+    }
+    return new RowTies(prefixes, sizes, new ColumnTies(cols, types, upTo), desc ? -1 : 1);
+  }
+
+  /** The pool order of row i of object a and row j of object b (equal keys), or undefined. */
+  compare(a: number, i: number, b: number, j: number): number | undefined {
+    const pa = this.prefixes[a]!, pb = this.prefixes[b]!;
+    const c = comparePrefixes(pa, i, this.sizes[a]![i], pb, j, this.sizes[b]![j]) ??
+      this.byColumns.compareRows(a, i, b, j);
+    return c === undefined ? undefined : c * this.dir;
+  }
 }

@@ -57,6 +57,7 @@ export { valueKey } from "./aggregates/value-key.ts";
 export { type Selection, VectorFilter } from "./vector/filter.ts";
 export type { ColumnarObject, ColumnRef } from "./vector/object.ts";
 export { VectorSummarize } from "./vector/summarize.ts";
+export type { TieOrder } from "./vector/keymerge.ts";
 export { derivedKeys } from "./vector/derivedkeys.ts";
 export { LeastK } from "./runtime/leastk.ts";
 export type { PreparedGroups } from "./vector/grouping.ts";

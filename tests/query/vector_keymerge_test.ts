@@ -197,3 +197,63 @@ Deno.test("keymerge: a run's groups merge right whatever order their objects com
     }
   }
 });
+
+Deno.test("keymerge: with a tie order, equal keys and rows without one merge as a scan merges", () => {
+  let seed = 777;
+  const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  let tied = 0;
+  for (let trial = 0; trial < 300; trial++) {
+    const order = trial % 2 === 0 ? "asc" : "desc";
+    const dir = order === "desc" ? -1 : 1;
+    const objects: Key[][] = [];
+    // Each row's encoding's place in the bytes' order (distinct, in no order within an object).
+    const enc: number[][] = [];
+    let next = 0;
+    for (let k = 1 + rand(6); k > 0; k--) {
+      const keys: Key[] = [];
+      for (let r = rand(10); r >= 0; r--) keys.push(rand(8));
+      keys.sort((p, q) => ((p as number) - (q as number)) * dir);
+      for (let r = rand(3); r > 0; r--) keys.push(rand(2) === 0 ? null : undefined);
+      objects.push(keys);
+      enc.push(keys.map(() => (next += 1 + rand(3)) * (rand(2) === 0 ? 1 : -1)));
+    }
+    const ties = (a: number, i: number, b: number, j: number) => (enc[a][i] - enc[b][j]) * dir;
+    const vectors = objects.map((keys) => numbers(keys));
+    const run = vectors.map((v) => ({
+      p: { rows: Int32Array.from(v.state, (_, i) => i), start: Int32Array.of(0, v.length) },
+    }));
+    const parts = vectors.map((_, k) => ({ k, g: 0 }));
+    const keys = new RunKeys(vectors.map(rowKeys), new PoolKey(["ts"], order));
+    const runs = mergeRows(run, parts, keys, ties);
+    assert.ok(runs !== null);
+    const got: string[] = [];
+    for (let t = 0; t < runs.length; t += 3) {
+      for (let r = runs[t + 1]; r < runs[t + 2]; r++) got.push(`${runs[t]}:${r}`);
+    }
+    // A scan's merge: the object whose next row comes first by key (nulls
+    // last, absent as null), then by its bytes, each time.
+    const want: string[] = [];
+    const at = objects.map(() => 0);
+    const keyOf = (k: number) => objects[k][at[k]] ?? null;
+    for (;;) {
+      let best = -1;
+      for (let k = 0; k < objects.length; k++) {
+        if (at[k] >= objects[k].length) continue;
+        if (best < 0) {
+          best = k;
+          continue;
+        }
+        const a = keyOf(k), b = keyOf(best);
+        const c = a === null || b === null
+          ? (a === b ? 0 : a === null ? 1 : -1)
+          : ((a as number) - (b as number)) * dir;
+        if (c < 0 || (c === 0 && ties(k, at[k], best, at[best]) < 0)) best = k;
+      }
+      if (best < 0) break;
+      if (at[best] > 0 && keyOf(best) !== null) tied++;
+      want.push(`${best}:${at[best]++}`);
+    }
+    assert.deepEqual(got, want, JSON.stringify({ objects, enc }));
+  }
+  assert.ok(tied > 100);
+});

@@ -4,6 +4,7 @@ import { ID_COMPLEX, type Type, TypeBytes, TypeUint64, typeUnder } from "../../z
 import { formatType } from "../../zed/typetext.ts";
 import { ByteWriter } from "../../zed/bytes.ts";
 import { Value } from "../../zed/value.ts";
+import { ABSENT, VALUE } from "../../zed/vector.ts";
 import { appendTagged } from "../../zed/zcode.ts";
 import { Sketch } from "./hll.ts";
 import { type Aggregator, registerAggregate } from "./registry.ts";
@@ -41,6 +42,27 @@ class DCount implements Aggregator {
   consume(v: Value): void {
     writeKey(v);
     this.sketch.insert(key.buf, key.pos);
+  }
+  consumeBinary(
+    t: Type,
+    v: { data: Uint8Array; offsets: Int32Array; state: Uint8Array },
+    rows: Int32Array,
+    from: number,
+    to: number,
+  ): void {
+    // The key is the type id, then the body (as writeKey writes it): a
+    // string's or bytes' body is its bytes, a null's nothing.
+    key.reset();
+    writeTypeId(t);
+    const idLength = key.pos;
+    const { data, offsets, state } = v;
+    for (let r = from; r < to; r++) {
+      const i = rows[r], s = state[i];
+      if (s === ABSENT) continue;
+      key.pos = idLength;
+      if (s === VALUE) key.range(data, offsets[i], offsets[i + 1]);
+      this.sketch.insert(key.buf, key.pos);
+    }
   }
   result(): Value {
     return new Value(TypeUint64, this.sketch.estimate());
@@ -80,17 +102,32 @@ function sketchTypeId(t: Type): number {
   return id;
 }
 
+/** The type whose sketch id was written last, and that id's bytes. */
+let lastType: Type | null = null;
+const lastId = new Uint8Array(8);
+let lastIdLength = 0;
+
+/** Writes t's sketch id to `key`, as a ZNG int body (counted, zigzag). */
+function writeTypeId(t: Type): void {
+  if (t !== lastType) {
+    let n = sketchTypeId(t) * 2; // zigzag of a non-negative id
+    lastIdLength = 0;
+    while (n > 0) {
+      lastId[lastIdLength++] = n & 0xff;
+      n = Math.floor(n / 256);
+    }
+    lastType = t;
+  }
+  for (let i = 0; i < lastIdLength; i++) key.byte(lastId[i]);
+}
+
 /** Where a value's sketch key is written. */
 const key = new ByteWriter(256);
 
 /** Writes v's sketch key into `key`: its type id as a ZNG int body (counted, zigzag), then its body. */
 function writeKey(v: Value): void {
   key.reset();
-  let n = sketchTypeId(v.type) * 2; // zigzag of a non-negative id
-  while (n > 0) {
-    key.byte(n & 0xff);
-    n = Math.floor(n / 256);
-  }
+  writeTypeId(v.type);
   // The value's tagged encoding, then its tag taken out (null: nothing).
   const at = key.pos;
   appendTagged(key, v.type, v.body);

@@ -2,6 +2,7 @@
 // reports its result at any time: summarize asks once per group at the end,
 // a running aggregate in an expression asks after every value.
 
+import type { Type } from "../../zed/types.ts";
 import type { Value } from "../../zed/value.ts";
 
 export interface Aggregator {
@@ -22,6 +23,19 @@ export interface Aggregator {
   consumeNumbers?(
     f64: Float64Array,
     state: Uint8Array,
+    rows: Int32Array,
+    from: number,
+    to: number,
+  ): void;
+  /**
+   * Offers strings or bytes of type t straight from a column: for i = rows[r],
+   * r in [from, to), in that order, the body data[offsets[i], offsets[i+1])
+   * where state[i] is VALUE, a null of type t where it is NULL_ROW (ABSENT
+   * rows are missing, not offered); as consume() would take them.
+   */
+  consumeBinary?(
+    t: Type,
+    v: { data: Uint8Array; offsets: Int32Array; state: Uint8Array },
     rows: Int32Array,
     from: number,
     to: number,

@@ -17,7 +17,7 @@
 // keys, as the reference's does when it spills. A summarize without keys
 // (one group) does not spill.
 
-import { TypeBool, typeUnder } from "../../zed/types.ts";
+import { type Type, TypeBool, typeUnder } from "../../zed/types.ts";
 import type { Batch, Value } from "../../zed/value.ts";
 import { VALUE } from "../../zed/vector.ts";
 import type { AggregateDef, Aggregator } from "../aggregates/registry.ts";
@@ -266,6 +266,30 @@ export class Summarize extends Unary {
     const a = aggs[i];
     if (a.consumeNumbers === undefined || (this.grows !== undefined && this.grows[i])) return false;
     a.consumeNumbers(f64, state, rows, from, to);
+    return true;
+  }
+
+  /**
+   * Offers aggregate i of a group strings or bytes of type t straight from a
+   * column (Aggregator.consumeBinary), keeping the table's size estimate;
+   * false where it does not take them so.
+   */
+  feedBinary(
+    aggs: Aggregator[],
+    i: number,
+    t: Type,
+    v: { data: Uint8Array; offsets: Int32Array; state: Uint8Array },
+    rows: Int32Array,
+    from: number,
+    to: number,
+  ): boolean {
+    const a = aggs[i];
+    if (a.consumeBinary === undefined) return false;
+    if (this.grows !== undefined && this.grows[i]) {
+      const before = a.size!();
+      a.consumeBinary(t, v, rows, from, to);
+      this.mem.add(a.size!() - before);
+    } else a.consumeBinary(t, v, rows, from, to);
     return true;
   }
 

@@ -198,6 +198,10 @@ export class DerivedArg implements ArgValues {
     return null;
   }
 
+  binary(): null {
+    return null;
+  }
+
   /**
    * As PathValues': the magnitudes of the integer values, or null when one
    * is a number of another type. (Values that are not numbers are left out:

@@ -6,7 +6,7 @@
 // compared from their columns where all are strings, or all integers (times
 // and durations among them), of one type (bytes, or numbers), else as values.
 
-import { MISSING } from "../runtime/values.ts";
+import { MISSING, NULL } from "../runtime/values.ts";
 import { Kind, ordersAsInteger, typeUnder } from "../../zed/types.ts";
 import type { Value } from "../../zed/value.ts";
 import { ABSENT, BinaryVector, NumberVector, VALUE, type Vector } from "../../zed/vector.ts";
@@ -39,15 +39,24 @@ export interface GroupPart {
 }
 
 /**
+ * The pool order of two rows of a run's objects whose keys are equal (or
+ * both absent): negative, zero or positive as row i of object a comes before,
+ * with, or after row j of object b; undefined where it cannot be told.
+ */
+export type TieOrder = (a: number, i: number, b: number, j: number) => number | undefined;
+
+/**
  * A group's rows in several objects merged in pool order, as runs of one
  * object's rows (triples: index into parts, and the run's range in that
  * object's rows); null where two objects' rows have equal keys, or a row
- * without a key would have to be placed among other objects' rows.
+ * without a key would have to be placed among other objects' rows, unless
+ * ties orders them (then null only where it cannot).
  */
 export function mergeRows(
   run: readonly { p: GroupRows }[],
   parts: readonly GroupPart[],
   keys: RunKeys,
+  ties?: TieOrder,
 ): Int32Array | null {
   const n = parts.length;
   if (n > scratch.live.length) scratch = new Scratch(2 * n);
@@ -66,68 +75,106 @@ export function mergeRows(
     end[c] = p.start[g + 1];
     total += end[c] - pos[c];
     if (pos[c] < end[c]) {
-      if (keys.missing(k, p.rows[pos[c]])) return null;
+      if (ties === undefined && keys.missing(k, p.rows[pos[c]])) return null;
       live[c] = 1;
     }
   }
   const sorted = inSequence(keys, n, rows);
   if (sorted !== null) return sorted;
+  /** The order of parts c's and d's next rows (NaN: not known). */
+  const before = (c: number, d: number): number => {
+    const x = keys.compare(obj[c], rows[c][pos[c]], obj[d], rows[d][pos[d]]);
+    if (x !== 0) return x;
+    if (ties === undefined) return NaN;
+    return ties(obj[c], rows[c][pos[c]], obj[d], rows[d][pos[d]]) ?? NaN;
+  };
+  // The live parts in a binary heap by their next rows: the root's is the
+  // smallest, and the second smallest is one of its children's.
+  const heap: number[] = [];
+  for (let c = 0; c < n; c++) if (live[c] === 1) heap.push(c);
+  let unknown = false;
+  const less = (c: number, d: number): boolean => {
+    const x = before(c, d);
+    if (x !== x) unknown = true;
+    return x < 0;
+  };
+  const down = (i: number): void => {
+    const size = heap.length;
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < size && less(heap[l], heap[m])) m = l;
+      if (r < size && less(heap[r], heap[m])) m = r;
+      if (m === i) return;
+      const t = heap[i];
+      heap[i] = heap[m];
+      heap[m] = t;
+      i = m;
+    }
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  if (unknown) return null;
   const out: number[] = [];
   for (let left = total; left > 0;) {
-    // The part with the smallest next key, and the smallest of the others'.
-    let best = -1, second = -1;
-    for (let c = 0; c < n; c++) {
-      if (live[c] === 0) continue;
-      if (best < 0) {
-        best = c;
-        continue;
-      }
-      const d = keys.compare(obj[c], rows[c][pos[c]], obj[best], rows[best][pos[best]]);
-      if (d === 0) return null;
-      if (d < 0) {
-        second = best;
-        best = c;
-      } else if (
-        second < 0 ||
-        keys.compare(obj[c], rows[c][pos[c]], obj[second], rows[second][pos[second]]) < 0
-      ) second = c;
-    }
-    // Its rows before the others' next key: [pos, stop).
+    // The part with the smallest next row, and the smallest of the others'.
+    const best = heap[0];
+    let second = heap.length > 1 ? heap[1] : -1;
+    if (heap.length > 2 && less(heap[2], second)) second = heap[2];
+    if (unknown) return null;
+    // Its rows before the others' next one: [pos, stop).
     let stop = end[best];
     const kb = obj[best], rb = rows[best];
     if (second >= 0) {
       const ks = obj[second], bound = rows[second][pos[second]];
-      // Galloping: the first row at or past the bound lies in (lo, hi].
+      // Galloping by key: the first row whose key is not before the
+      // bound's lies in (lo, hi] (keys ascend in pool order, nulls last).
       let lo = pos[best], step = 1, hi = lo + 1;
       for (;;) {
         if (hi >= end[best]) {
           hi = end[best];
           break;
         }
-        if (keys.missing(kb, rb[hi])) return null;
+        if (ties === undefined && keys.missing(kb, rb[hi])) return null;
         const d = keys.compare(kb, rb[hi], ks, bound);
-        if (d === 0) return null;
-        if (d > 0) break;
+        if (d === 0 && ties === undefined) return null;
+        if (d >= 0) break;
         lo = hi;
         step *= 2;
         hi = lo + step;
       }
       while (hi - lo > 1) {
         const mid = (lo + hi) >>> 1;
-        if (keys.missing(kb, rb[mid])) return null;
+        if (ties === undefined && keys.missing(kb, rb[mid])) return null;
         const d = keys.compare(kb, rb[mid], ks, bound);
-        if (d === 0) return null;
+        if (d === 0 && ties === undefined) return null;
         if (d < 0) lo = mid;
         else hi = mid;
       }
       stop = hi;
+      // Rows with the bound's key come before it as their values' order
+      // says; within an object they keep their order, which is not the
+      // values', so one by one.
+      if (ties !== undefined) {
+        while (stop < end[best] && keys.compare(kb, rb[stop], ks, bound) === 0) {
+          const t = ties(kb, rb[stop], ks, bound);
+          if (t === undefined) return null;
+          if (t > 0) break;
+          stop++;
+        }
+      }
     }
     out.push(best, pos[best], stop);
     left -= stop - pos[best];
     pos[best] = stop;
     if (stop < end[best]) {
-      if (keys.missing(kb, rb[stop])) return null;
-    } else live[best] = 0;
+      if (ties === undefined && keys.missing(kb, rb[stop])) return null;
+    } else {
+      live[best] = 0;
+      heap[0] = heap[heap.length - 1];
+      heap.pop();
+    }
+    if (heap.length > 0) down(0);
+    if (unknown) return null;
   }
   return Int32Array.from(out);
 }
@@ -259,12 +306,16 @@ export class RunKeys {
 
   /** Negative, zero or positive as row i of object a comes before, with, or after row j of b. */
   compare(a: number, i: number, b: number, j: number): number {
-    if (this.kind === 0) return this.order.compare(this.keys[a]!.value(i), this.keys[b]!.value(j));
+    if (this.kind === 0) {
+      // (A row without a key as one whose key is null, as a scan takes it.)
+      const x = this.keys[a]!.value(i), y = this.keys[b]!.value(j);
+      return this.order.compare(x === MISSING ? NULL : x, y === MISSING ? NULL : y);
+    }
     const x = this.vectors[a]!, y = this.vectors[b]!;
     const sx = x.state[i], sy = y.state[j];
     if (sx !== VALUE || sy !== VALUE) {
-      // Nulls last, in either direction.
-      if (sx === sy) return 0;
+      // Nulls last, in either direction (absent keys as null ones).
+      if (sx !== VALUE && sy !== VALUE) return 0;
       return sx === VALUE ? -1 : 1;
     }
     let c: number;

@@ -6,6 +6,7 @@ import { MISSING } from "../runtime/values.ts";
 import { Value } from "../../zed/value.ts";
 import {
   ABSENT,
+  BinaryVector,
   BodyVector,
   DictVector,
   NumberVector,
@@ -13,7 +14,9 @@ import {
   type Vector,
 } from "../../zed/vector.ts";
 import {
+  ID_BYTES,
   ID_DURATION,
+  ID_STRING,
   ID_TIME,
   isInteger,
   isNumber,
@@ -40,6 +43,8 @@ export interface ArgValues {
   numbers(): NumberVector | null;
   /** Its values as one column of integers, times or durations (any magnitude), or null. */
   integers(): NumberVector | null;
+  /** Its values as one column of strings, or of bytes, or null. */
+  binary(): BinaryVector | null;
   /**
    * For integers only (ints, times, durations): the sum of their
    * magnitudes (integers sum exactly below 2^53, in any order); else null.
@@ -88,6 +93,13 @@ export class PathValues implements ArgValues {
   integers(): NumberVector | null {
     const v = this.only;
     return v instanceof NumberVector && integerColumn(v) ? v : null;
+  }
+
+  binary(): BinaryVector | null {
+    const v = this.only;
+    if (!(v instanceof BinaryVector)) return null;
+    const id = typeId(v.type);
+    return id === ID_STRING || id === ID_BYTES ? v : null;
   }
 
   /** The one column holding every row's value, if one does. */

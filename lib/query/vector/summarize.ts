@@ -18,7 +18,7 @@ import { isMissing, MISSING, TRUE } from "../runtime/values.ts";
 import type { VectorFilter } from "./filter.ts";
 import type { ColumnarObject } from "./object.ts";
 import { DerivedArg, Deriver, type VectorKey } from "./derive.ts";
-import { type KeyOrder, mergeRows, RunKeys } from "./keymerge.ts";
+import { type KeyOrder, mergeRows, RunKeys, type TieOrder } from "./keymerge.ts";
 import { groupKey } from "../aggregates/value-key.ts";
 import { groupRows, oneGroup, type PreparedGroups } from "./grouping.ts";
 import { type ArgValues, type PathValues, pathValues, rowTypeValues } from "./pathvalues.ts";
@@ -199,15 +199,18 @@ export class VectorSummarize {
    * order, each group its values in pool order: a group found in one object
    * is fed from it as commit() feeds; a group found in several has its rows
    * merged by the pool key (keymerge.ts) and fed in that order.
-   * Returns false, having fed nothing, where that order is not the keys'
-   * alone: two of the objects' rows of a group with equal keys (the whole
-   * values decide), or a row without a key.
+   * Where that order is not the keys' alone — two of the objects' rows of a
+   * group with equal keys (the whole values decide), or rows without a key
+   * in several — ties (made once, when first needed) orders them. Returns
+   * false, having fed nothing, where there is no such order or it cannot
+   * tell.
    */
   async commitMerged(
     run: readonly { o: ColumnarObject; p: PreparedGroups }[],
     keyPath: readonly string[],
     keyOrder: KeyOrder,
     op: Summarize,
+    ties?: () => Promise<TieOrder | null>,
   ): Promise<boolean> {
     // Per group name: where it is, object by object. Only where it gets a
     // value for an aggregate that depends on their order: elsewhere (a
@@ -231,6 +234,7 @@ export class VectorSummarize {
     const skip = run.map(({ p }) => new Uint8Array(p.keys.length));
     const merged: { parts: { k: number; g: number }[]; order: Int32Array }[] = [];
     let keys: RunKeys | null = null;
+    let tieOrder: TieOrder | null | undefined = undefined;
     for (const parts of where.values()) {
       if (parts.length < 2) continue;
       if (keys === null) {
@@ -243,7 +247,11 @@ export class VectorSummarize {
         }
         keys = new RunKeys(each, keyOrder);
       }
-      const order = mergeRows(run, parts, keys);
+      let order = mergeRows(run, parts, keys, tieOrder ?? undefined);
+      if (order === null && tieOrder === undefined && ties !== undefined) {
+        tieOrder = await ties();
+        if (tieOrder !== null) order = mergeRows(run, parts, keys, tieOrder);
+      }
       if (order === null) return false;
       merged.push({ parts, order });
       for (const { k, g } of parts) skip[k][g] = 1;
@@ -291,6 +299,8 @@ function feedRange(
   }
   const nums = where === null ? arg?.numbers() ?? null : null;
   if (nums !== null && op.feedNumbers(aggs, j, nums.f64, nums.state, p.rows, a0, a1)) return;
+  const bin = where === null ? arg?.binary() ?? null : null;
+  if (bin !== null && op.feedBinary(aggs, j, bin.type, bin, p.rows, a0, a1)) return;
   for (let r = a0; r < a1; r++) {
     const i = p.rows[r];
     if (where !== null && where[i] !== 1) continue;
