@@ -9,7 +9,7 @@ import { clearColumnCache, columnCache } from "../../lib/lake/columns/mod.ts";
 import { parseQuery } from "../../lib/query/mod.ts";
 import { timeBucket } from "../../lib/query/planner/pushdown.ts";
 import type * as ast from "../../lib/query/ast.ts";
-import { agreed, keyedPool, loadText, withLake } from "./helpers.ts";
+import { agreed, keyedPool, loadText, query, withLake } from "./helpers.ts";
 
 /** A pool whose field x is a long string in some rows, and a number or time in others. */
 async function mixedPool(lake: Parameters<Parameters<typeof withLake>[0]>[0]) {
@@ -106,5 +106,60 @@ Deno.test("time buckets of time strings over the columns answer as the rows do",
       const rows = await agreed(lake, `from p | ${q}`);
       assert.ok(rows.length > 1, q);
     }
+  });
+});
+
+Deno.test("a filter of what this's type says (len, typeof, nameof, is) reads no column", async () => {
+  await withLake(async (lake) => {
+    const p = keyedPool(lake, "types", "ts", "asc");
+    let text = "";
+    for (let i = 0; i < 900; i++) {
+      const s = `"${"y".repeat(30)}${i}"`;
+      text += i % 3 === 0
+        ? `{ts:${i},s:${s}}\n`
+        : i % 3 === 1
+        ? `{ts:${i},s:${s},n:${i},r:{a:1,b:null(string)}}\n`
+        : `{ts:${i},s:${s},n:${i}}(=named)\n`;
+    }
+    await loadText(lake, p, text);
+    const queries = [
+      "len(this) > 2 | count()",
+      "len(this) == 3 | count()",
+      "len(this) + 1 >= 4 and n > 400 | count()",
+      "typeof(this) == <{ts:int64,s:string}> | count()",
+      'nameof(this) == "named" | count()',
+      "is(<named>) | count()",
+      "not is(this, <{ts:int64,s:string}>) | count()",
+      "len(this) > 2 | cut ts | tail 2",
+    ];
+    const counts: string[][] = [];
+    for (const q of queries) counts.push(await agreed(lake, `from types | ${q}`));
+    // (As zq counts them.)
+    assert.deepEqual(counts.slice(0, 7).flat(), [
+      "{count:600(uint64)}",
+      "{count:300(uint64)}",
+      "{count:333(uint64)}",
+      "{count:300(uint64)}",
+      "{count:300(uint64)}",
+      "{count:300(uint64)}",
+      "{count:600(uint64)}",
+    ]);
+    clearColumnCache();
+    const four = await query(lake, "from types | len(this) == 4 | count()");
+    assert.deepEqual(four.lines, ["{count:300(uint64)}"]);
+    // No row, and of the columns only the rows' sizes and record types (6 bytes a row).
+    assert.equal(four.stats.bytesFetched, 0);
+    assert.ok(columnCache.bytes <= 900 * 6, `${columnCache.bytes} bytes of columns read`);
+    // The one-argument forms read the whole value: shape(<t>) shapes this.
+    assert.deepEqual(
+      await agreed(lake, "from types | yield shape(<{ts:int64,s:string}>) | head 1"),
+      [`{ts:0,s:"${"y".repeat(30)}0"}`],
+    );
+    // Values that are not records: the length of a string is its own, read from the rows.
+    const q = keyedPool(lake, "mixed", "ts", "asc");
+    await loadText(lake, q, '{ts:1,s:"ab"}\n"abc"\n"abcd"\n{ts:2}');
+    assert.deepEqual(await agreed(lake, "from mixed | len(this) > 2 | count()"), [
+      "{count:2(uint64)}",
+    ]);
   });
 });

@@ -32,6 +32,15 @@ Deno.test("operators that pass values on need everything after them", () => {
   assert.equal(demand("rename a:=b | head 1"), null);
 });
 
+Deno.test("is(<t>) and the shaping functions with one argument read all of this", () => {
+  for (const f of ["is", "cast", "crop", "fill", "fit", "order", "shape"]) {
+    assert.equal(demand(`yield ${f}(<{a:int64}>) | count() by x`), null, f);
+    assert.equal(demand(`${f}(<{a:int64}>) | count()`), null, f);
+    // With the value given, only what it reads.
+    assert.deepEqual(demand(`yield ${f}(a, <int64>) | count() by x`), ["a"], f);
+  }
+});
+
 Deno.test("put, rename and drop add the fields they read (and assign) to what follows needs", () => {
   assert.deepEqual(demand("put x:=1 | count() by x"), ["x"]);
   assert.deepEqual(demand("put x:=rtt*1000 | sum(x)"), ["rtt", "x"]);

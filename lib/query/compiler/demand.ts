@@ -9,6 +9,7 @@
 import "../aggregates/mod.ts";
 import { lookupAggregate } from "../aggregates/registry.ts";
 import type * as ast from "../ast.ts";
+import { readsThisByDefault } from "../functions/thisdefault.ts";
 
 /** Field names, or null for all of them. */
 export type Demand = Set<string> | null;
@@ -166,8 +167,9 @@ function collect(e: ast.AnyNode | null, out: Set<string>): boolean {
     case "OverExpr":
       return false;
     case "Call":
-      // grep(pattern) searches `this`.
+      // grep(pattern) searches `this`; is(<t>) and shape(<t>) test or shape it.
       if (e.name === "grep" && e.args.length < 2) return false;
+      if (readsThisByDefault(e.name, e.args.length)) return false;
       // every(d) buckets this.ts.
       if (e.name === "every") out.add("ts");
       break;

@@ -13,6 +13,7 @@
 
 import { isAggregateName } from "../aggregates/registry.ts";
 import type * as ast from "../ast.ts";
+import { readsThisByDefault } from "../functions/thisdefault.ts";
 import type { ExprCompiler } from "../compiler/expr.ts";
 import { literalValue } from "../compiler/expr.ts";
 import type { Scope } from "../compiler/scope.ts";
@@ -31,6 +32,7 @@ import {
 import { Value } from "../../zed/value.ts";
 import type { ColumnarObject } from "./object.ts";
 import { EMPTY_RECORD } from "./paths.ts";
+import { readsThisType, ThisTypeAtom } from "./typeatom.ts";
 import { compileSearchAtom, globBytes, keywordBytes } from "./search.ts";
 import { And, ConstAtom, Not, Or } from "./logic.ts";
 import { type Comparison, PathAtom } from "./pathatom.ts";
@@ -238,6 +240,7 @@ class FilterCompiler {
         return compileSearchAtom(regexpWalker(p.pattern), null);
       }
     }
+    if (readsThisType(e)) return new ThisTypeAtom(this.exprs.compile(e, this.scope), strict);
     const paths = new Set<string>();
     if (!this.paths(e, paths)) return null;
     const expr = this.exprs.compile(e, this.scope);
@@ -315,6 +318,7 @@ class FilterCompiler {
         }
         if (IMPURE.has(e.name)) return false;
         if (e.name === "grep" && e.args.length < 2) return false;
+        if (readsThisByDefault(e.name, e.args.length)) return false;
         break;
       case "Grep":
         return this.paths(e.expr, out);
