@@ -111,6 +111,8 @@ export async function fieldTopK(
   // many, and each object's last `limit` of them.
   let lacking = 0;
   const without: Candidate[] = [];
+  /** For a top: more tied candidates than are kept, or too few values (its heap decides). */
+  let overflow = false;
   for (let i = 0; i < live.length; i++) {
     const c = cols[i], sel = sels[i];
     if (sel !== null && sel.count === 0) continue; // (a log the filter has no rows of)
@@ -134,15 +136,26 @@ export async function fieldTopK(
     } else if (ref.type !== type) return null;
     const v = await c.vector(ref);
     const found = best(v, sel?.all === false ? sel.rows : null, i, limit, keep);
-    if (found === null) return null;
+    if (found === null) {
+      // (A top's heap takes every row, however many tie: topheap.ts.)
+      if (!plan.distinct) return null;
+      overflow = true;
+      break;
+    }
     if (plan.last && found.values < selected) {
       lacking += lastWithout(v, c.rows, sel, i, limit, without);
     }
     values += found.values;
     all = keepBest(all.concat(found.rows), limit, keep);
-    if (all.length > MAX_CANDIDATES) return null;
+    if (all.length > MAX_CANDIDATES) {
+      if (!plan.distinct) return null;
+      overflow = true;
+      break;
+    }
   }
-  if (values < limit && !plan.last) return null;
+  // Fewer values than the limit: a top keeps nulls too, as its heap does.
+  if (values < limit && plan.distinct) overflow = true;
+  if (values < limit && !plan.last && !plan.distinct) return null;
   const made = new PickedValues(lake, pool, key, plan.fields, plan.cut ?? null, stats, false);
   let picks: Pick[] | null;
   if (plan.last) {
@@ -155,7 +168,7 @@ export async function fieldTopK(
       : [];
     if (last === null || greatest === null) return null;
     picks = [...greatest.slice(Math.max(0, greatest.length - wanted)), ...last.slice(-limit)];
-  } else if (plan.distinct && !distinctBest(all, limit, plan.reverse)) {
+  } else if (plan.distinct && (overflow || !distinctBest(all, limit, plan.reverse))) {
     // Ties among a top's best: its heap decides which it keeps (topheap.ts).
     picks = await heapTopK(key, live, cols, sels, path, limit);
   } else picks = await inPoolOrder(all, live, cols, key, made, byValue(plan.reverse));

@@ -3,23 +3,45 @@
 // values it keeps, and the order it emits them in, depend on every value it
 // took in and when (an early value that is later dropped still moved the
 // others). So the heap is run here as the operator runs it, over the field's
-// numbers of every row the filter passes, in pool order — rows as their
-// object's column indices, not values — and only the N rows it ends with are
-// read. Pool order is that of the objects one after another where the
-// objects holding passing rows do not overlap in key (a filter's one log, or
-// logs of separate days); else null, and the operator runs on the rows.
+// numbers or strings of every row the filter passes, in pool order — rows as
+// their object's column indices, not values — and only the N rows it ends
+// with are read. Pool order is that of the objects one after another where
+// the objects holding passing rows do not overlap in key (a filter's one log,
+// or logs of separate days); else their rows merged by the key columns
+// (keymerge.ts), equal keys in different objects by their values' bytes
+// (ties.ts); null where the columns cannot tell, and the operator runs on
+// the rows.
 
-import { DictVector, NumberVector, VALUE } from "../zed/vector.ts";
+import { BinaryVector, DictVector, NumberVector, VALUE, type Vector } from "../zed/vector.ts";
+import { compareStrings } from "../zed/utf8.ts";
 import type { ObjectColumns } from "./columns/mod.ts";
 import type { DataObject } from "./objects.ts";
 import type { Pick } from "./picks.ts";
 import type { PoolKey } from "./poolkey.ts";
-import { heapDown, type HeapPlaces, heapUp, type Selection } from "../query/mod.ts";
+import { RowTies } from "./ties.ts";
+import {
+  heapDown,
+  type HeapPlaces,
+  heapUp,
+  mergeRows,
+  pathValues,
+  RunKeys,
+  type Selection,
+} from "../query/mod.ts";
+
+/** An object's values of the field: numbers (exact where big), or strings; null: none. */
+interface FieldValues {
+  state: Uint8Array | null;
+  num: Float64Array | null;
+  big: BigInt64Array | BigUint64Array | null;
+  strs: readonly (string | undefined)[] | null;
+}
 
 /**
  * The rows `top limit <path>` keeps, in the order it emits them (largest
- * first), or null where the columns cannot tell: objects that overlap, a
- * field that is not one kind of number held in columns, NaNs.
+ * first), or null where the columns cannot tell: a field that is not one
+ * kind of number, or strings, held in columns; NaNs; ties in key the
+ * columns cannot order.
  */
 export async function heapTopK(
   key: PoolKey,
@@ -29,41 +51,142 @@ export async function heapTopK(
   path: readonly string[],
   limit: number,
 ): Promise<Pick[] | null> {
-  const inOrder = objectsInOrder(key, live, cols, sels);
-  if (inOrder === null) return null;
+  const order = await passingInOrder(key, live, cols, sels);
+  if (order === null) return null;
+  const values: (FieldValues | undefined)[] = [];
+  let strings: boolean | null = null;
   const heap = new TopHeap(limit);
-  for (const i of inOrder) {
-    const c = cols[i], sel = sels[i];
-    const rows = sel !== null && sel.all === false ? sel.rows : null;
-    const refs = c.columnsOf(path);
-    if (refs.length > 1) return null;
-    let num: Float64Array | null = null;
-    let big: BigInt64Array | BigUint64Array | null = null;
-    let state: Uint8Array | null = null;
-    if (refs.length === 1) {
-      const v = await c.vector(refs[0]);
-      state = v.state;
-      if (v instanceof NumberVector) {
-        num = v.f64;
-        big = v.big;
-      } else if (
-        v instanceof DictVector && v.entries instanceof NumberVector && v.entries.big === null
-      ) {
-        const e = v.entries.f64, index = v.index;
-        num = new Float64Array(c.rows);
-        for (let r = 0; r < c.rows; r++) if (state[r] === VALUE) num[r] = e[index[r]];
-      } else return null;
+  for (let t = 0; t < order.objs.length; t++) {
+    const i = order.objs[t], rows = order.rows[t];
+    let f = values[i];
+    if (f === undefined) {
+      const found = await fieldValues(cols[i], path);
+      if (found === null) return null;
+      f = values[i] = found;
+      if (f.state !== null) {
+        const s = f.strs !== null;
+        if (strings !== null && strings !== s) return null; // (numbers and strings)
+        strings = s;
+      }
     }
-    for (let r = 0; r < c.rows; r++) {
-      if (rows !== null && rows[r] !== 1) continue;
-      // A null, and a missing field, count as null: less than every number.
+    const { state, num, big, strs } = f;
+    for (let k = order.from[t]; k < order.to[t]; k++) {
+      const r = rows === null ? k : rows[k];
+      // A null, and a missing field, count as null: less than every value.
       const isNull = state === null || state[r] !== VALUE;
+      if (strs !== null) {
+        heap.offerString(isNull, isNull ? "" : strs[r]!, i, r);
+        continue;
+      }
       const x = isNull ? 0 : num![r];
       if (x !== x) return null;
       heap.offer(isNull, x, isNull || big === null ? null : big[r], i, r);
     }
   }
   return heap.sorted();
+}
+
+/** An object's values of the field, or null where they are not one kind the heap takes. */
+async function fieldValues(c: ObjectColumns, path: readonly string[]): Promise<FieldValues | null> {
+  const refs = c.columnsOf(path);
+  if (refs.length > 1) return null;
+  if (refs.length === 0) return { state: null, num: null, big: null, strs: null };
+  const v: Vector = await c.vector(refs[0]);
+  const state = v.state;
+  if (v instanceof NumberVector) return { state, num: v.f64, big: v.big, strs: null };
+  if (v instanceof BinaryVector && v.isString) {
+    const strs: string[] = new Array(c.rows);
+    for (let r = 0; r < c.rows; r++) if (state[r] === VALUE) strs[r] = v.body(r) as string;
+    return { state, num: null, big: null, strs };
+  }
+  if (v instanceof DictVector) {
+    const index = v.index;
+    if (v.entries instanceof NumberVector && v.entries.big === null) {
+      const e = v.entries.f64;
+      const num = new Float64Array(c.rows);
+      for (let r = 0; r < c.rows; r++) if (state[r] === VALUE) num[r] = e[index[r]];
+      return { state, num, big: null, strs: null };
+    }
+    const entries = v.dict;
+    if (entries.length > 0 && typeof entries[0] === "string") {
+      const strs: string[] = new Array(c.rows);
+      for (let r = 0; r < c.rows; r++) {
+        if (state[r] === VALUE) strs[r] = entries[index[r]] as string;
+      }
+      return { state, num: null, big: null, strs };
+    }
+  }
+  return null;
+}
+
+/**
+ * The rows the filter passes, in pool order, as runs of one object's rows:
+ * object objs[t], rows rows[t][from[t], to[t]) (rows[t] null: the row
+ * numbers themselves). Null where the columns cannot tell that order.
+ */
+async function passingInOrder(
+  key: PoolKey,
+  live: readonly DataObject[],
+  cols: readonly ObjectColumns[],
+  sels: readonly (Selection | null)[],
+): Promise<
+  { objs: number[]; rows: (Int32Array | null)[]; from: number[]; to: number[] } | null
+> {
+  const passing: (Int32Array | null)[] = [];
+  const holding: number[] = [];
+  for (let i = 0; i < live.length; i++) {
+    const sel = sels[i];
+    let rows: Int32Array | null = null;
+    if (sel !== null && sel.all === false) {
+      rows = new Int32Array(sel.count);
+      for (let r = 0, n = 0; r < sel.rows.length; r++) if (sel.rows[r] === 1) rows[n++] = r;
+    }
+    passing.push(rows);
+    if ((rows === null ? cols[i].rows : rows.length) > 0) holding.push(i);
+  }
+  const inOrder = objectsInOrder(key, live, holding);
+  if (inOrder !== null) {
+    return {
+      objs: inOrder,
+      rows: inOrder.map((i) => passing[i]),
+      from: inOrder.map(() => 0),
+      to: inOrder.map((i) => passing[i]?.length ?? cols[i].rows),
+    };
+  }
+  // Overlapping objects: their passing rows merged by the key columns.
+  const run = cols.map((c, i) => {
+    const rows = passing[i] ?? Int32Array.from({ length: c.rows }, (_, r) => r);
+    return { p: { rows, start: Int32Array.of(0, rows.length) } };
+  });
+  const parts = holding.map((k) => ({ k, g: 0 }));
+  const keyed = await Promise.all(
+    cols.map(async (c, i) =>
+      holding.includes(i) ? await pathValues(c, await c.typeIndex(), key.path) : null
+    ),
+  );
+  if (keyed.some((k, i) => k === null && holding.includes(i))) return null;
+  const keys = new RunKeys(keyed, key);
+  let merged = mergeRows(run, parts, keys);
+  if (merged === null) {
+    if (!holding.every((i) => cols[i].readsAlone)) return null;
+    const ties = await RowTies.of(cols, new Map(holding.map((i) => [i, cols[i].rows])), key.desc);
+    merged = mergeRows(run, parts, keys, (a, i, b, j) => ties.compare(a, i, b, j));
+    if (merged === null) return null;
+  }
+  const out = {
+    objs: [] as number[],
+    rows: [] as (Int32Array | null)[],
+    from: [] as number[],
+    to: [] as number[],
+  };
+  for (let t = 0; t < merged.length; t += 3) {
+    const k = parts[merged[t]].k;
+    out.objs.push(k);
+    out.rows.push(run[k].p.rows);
+    out.from.push(merged[t + 1]);
+    out.to.push(merged[t + 2]);
+  }
+  return out;
 }
 
 /**
@@ -73,22 +196,15 @@ export async function heapTopK(
 function objectsInOrder(
   key: PoolKey,
   live: readonly DataObject[],
-  cols: readonly ObjectColumns[],
-  sels: readonly (Selection | null)[],
+  holding: number[],
 ): number[] | null {
-  const holding: number[] = [];
-  for (let i = 0; i < live.length; i++) {
-    const sel = sels[i];
-    const any = sel === null || sel.all !== false ? cols[i].rows > 0 : sel.rows.includes(1);
-    if (any) holding.push(i);
-  }
   if (holding.length <= 1) return holding;
-  holding.sort((a, b) => key.compare(live[a].first, live[b].first));
-  for (let k = 1; k < holding.length; k++) {
-    const prev = live[holding[k - 1]], next = live[holding[k]];
+  const sorted = holding.slice().sort((a, b) => key.compare(live[a].first, live[b].first));
+  for (let k = 1; k < sorted.length; k++) {
+    const prev = live[sorted[k - 1]], next = live[sorted[k]];
     if (prev.last.body === null || key.compare(prev.last, next.first) >= 0) return null;
   }
-  return holding;
+  return sorted;
 }
 
 /**
@@ -100,6 +216,10 @@ class TopHeap implements HeapPlaces {
   private readonly nulls: Uint8Array;
   private readonly nums: Float64Array;
   private readonly bigs: (bigint | null)[];
+  /** Strings, where the field's values are strings (then nums are unused). */
+  private readonly strs: string[];
+  /** Whether values are strings (set by the first offerString). */
+  private strings = false;
   private readonly objs: Int32Array;
   private readonly rows: Int32Array;
 
@@ -107,6 +227,7 @@ class TopHeap implements HeapPlaces {
     this.nulls = new Uint8Array(limit + 1);
     this.nums = new Float64Array(limit + 1);
     this.bigs = new Array<bigint | null>(limit + 1).fill(null);
+    this.strs = new Array<string>(limit + 1).fill("");
     this.objs = new Int32Array(limit + 1);
     this.rows = new Int32Array(limit + 1);
   }
@@ -128,6 +249,23 @@ class TopHeap implements HeapPlaces {
     this.pop();
   }
 
+  /** Takes in one row whose value is a string (or null), as the operator takes in a value. */
+  offerString(isNull: boolean, s: string, obj: number, row: number): void {
+    this.strings = true;
+    if (this.size === this.limit) {
+      // compare(heap[0], v) < 0
+      const less = this.nulls[0] === 1 ? !isNull : !isNull && compareStrings(this.strs[0], s) < 0;
+      if (!less) return;
+    }
+    const j = this.size++;
+    this.nulls[j] = isNull ? 1 : 0;
+    this.strs[j] = s;
+    this.objs[j] = obj;
+    this.rows[j] = row;
+    heapUp(this, j);
+    if (this.size > this.limit) this.pop();
+  }
+
   /** The rows held, largest first, as the operator emits them (popping the least). */
   sorted(): Pick[] {
     const out: Pick[] = new Array(this.size);
@@ -138,21 +276,24 @@ class TopHeap implements HeapPlaces {
   less(i: number, j: number): boolean {
     const a = this.nulls[i] === 1, b = this.nulls[j] === 1;
     if (a || b) return a && !b;
+    if (this.strings) return compareStrings(this.strs[i], this.strs[j]) < 0;
     const x = this.nums[i], y = this.nums[j];
     return x < y || (x === y && exactly(x, this.bigs[i], y, this.bigs[j]) < 0);
   }
 
   swap(i: number, j: number): void {
-    const { nulls, nums, bigs, objs, rows } = this;
-    const n = nulls[i], x = nums[i], g = bigs[i], o = objs[i], r = rows[i];
+    const { nulls, nums, bigs, strs, objs, rows } = this;
+    const n = nulls[i], x = nums[i], g = bigs[i], s = strs[i], o = objs[i], r = rows[i];
     nulls[i] = nulls[j];
     nums[i] = nums[j];
     bigs[i] = bigs[j];
+    strs[i] = strs[j];
     objs[i] = objs[j];
     rows[i] = rows[j];
     nulls[j] = n;
     nums[j] = x;
     bigs[j] = g;
+    strs[j] = s;
     objs[j] = o;
     rows[j] = r;
   }
