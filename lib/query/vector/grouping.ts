@@ -8,7 +8,7 @@ import { groupKey } from "../aggregates/value-key.ts";
 import { MISSING } from "../runtime/values.ts";
 import type { Type } from "../../zed/types.ts";
 import { type Body, Value } from "../../zed/value.ts";
-import { DictVector, NULL_ROW, VALUE, type Vector } from "../../zed/vector.ts";
+import { DictVector, ListVector, NULL_ROW, VALUE, type Vector } from "../../zed/vector.ts";
 import type { Codes, Deriver } from "./derive.ts";
 import { dictHistogram } from "./histogram.ts";
 import type { ColumnarObject } from "./object.ts";
@@ -304,7 +304,12 @@ function keyCodes(
 /** The code of a value of a column without a dictionary (added when new). */
 function distinctCode(v: Vector, i: number, seen: Map<Body, number>, values: Value[]): number {
   const b = v.body(i);
-  const key: Body = b instanceof Uint8Array ? latin1Key(b) : b;
+  // (An array's or a set's body is made afresh each time: keyed by its elements.)
+  const key: Body = v instanceof ListVector
+    ? listKey(v, i)
+    : b instanceof Uint8Array
+    ? latin1Key(b)
+    : b;
   let c = seen.get(key);
   if (c === undefined) {
     c = values.length;
@@ -312,6 +317,22 @@ function distinctCode(v: Vector, i: number, seen: Map<Body, number>, values: Val
     seen.set(key, c);
   }
   return c;
+}
+
+/** A list's elements as a string key: each one's length and text, "n;" for a null. */
+function listKey(v: ListVector, i: number): string {
+  const child = v.child, state = child.state;
+  let s = "\u0001";
+  for (let k = v.offsets[i]; k < v.offsets[i + 1]; k++) {
+    if (state[k] !== VALUE) {
+      s += "n;";
+      continue;
+    }
+    const e = child.body(k);
+    const t = typeof e === "string" ? e : e instanceof Uint8Array ? latin1Key(e) : String(e);
+    s += t.length + ":" + t;
+  }
+  return s;
 }
 
 function latin1Key(b: Uint8Array): string {
