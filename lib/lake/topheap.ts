@@ -18,16 +18,8 @@ import type { ObjectColumns } from "./columns/mod.ts";
 import type { DataObject } from "./objects.ts";
 import type { Pick } from "./picks.ts";
 import type { PoolKey } from "./poolkey.ts";
-import { RowTies } from "./ties.ts";
-import {
-  heapDown,
-  type HeapPlaces,
-  heapUp,
-  mergeRows,
-  pathValues,
-  RunKeys,
-  type Selection,
-} from "../query/mod.ts";
+import { rowsInPoolOrder } from "./poolorder.ts";
+import { heapDown, type HeapPlaces, heapUp, type Selection } from "../query/mod.ts";
 
 /** An object's values of the field: numbers (exact where big), or strings; null: none. */
 interface FieldValues {
@@ -154,25 +146,9 @@ async function passingInOrder(
     };
   }
   // Overlapping objects: their passing rows merged by the key columns.
-  const run = cols.map((c, i) => {
-    const rows = passing[i] ?? Int32Array.from({ length: c.rows }, (_, r) => r);
-    return { p: { rows, start: Int32Array.of(0, rows.length) } };
-  });
-  const parts = holding.map((k) => ({ k, g: 0 }));
-  const keyed = await Promise.all(
-    cols.map(async (c, i) =>
-      holding.includes(i) ? await pathValues(c, await c.typeIndex(), key.path) : null
-    ),
-  );
-  if (keyed.some((k, i) => k === null && holding.includes(i))) return null;
-  const keys = new RunKeys(keyed, key);
-  let merged = mergeRows(run, parts, keys);
-  if (merged === null) {
-    if (!holding.every((i) => cols[i].readsAlone)) return null;
-    const ties = await RowTies.of(cols, new Map(holding.map((i) => [i, cols[i].rows])), key.desc);
-    merged = mergeRows(run, parts, keys, (a, i, b, j) => ties.compare(a, i, b, j));
-    if (merged === null) return null;
-  }
+  const all = cols.map((c, i) => passing[i] ?? Int32Array.from({ length: c.rows }, (_, r) => r));
+  const merged = await rowsInPoolOrder(key, cols, all);
+  if (merged === null) return null;
   const out = {
     objs: [] as number[],
     rows: [] as (Int32Array | null)[],
@@ -180,9 +156,9 @@ async function passingInOrder(
     to: [] as number[],
   };
   for (let t = 0; t < merged.length; t += 3) {
-    const k = parts[merged[t]].k;
+    const k = merged[t];
     out.objs.push(k);
-    out.rows.push(run[k].p.rows);
+    out.rows.push(all[k]);
     out.from.push(merged[t + 1]);
     out.to.push(merged[t + 2]);
   }

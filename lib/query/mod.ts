@@ -58,7 +58,7 @@ export { type Selection, VectorFilter } from "./vector/filter.ts";
 export type { ColumnarObject, ColumnRef } from "./vector/object.ts";
 export { VectorSummarize } from "./vector/summarize.ts";
 export { mergeRows, RunKeys, type TieOrder } from "./vector/keymerge.ts";
-export { pathValues } from "./vector/pathvalues.ts";
+export { type PathValues, pathValues } from "./vector/pathvalues.ts";
 export { derivedKeys } from "./vector/derivedkeys.ts";
 export { LeastK } from "./runtime/leastk.ts";
 export type { PreparedGroups } from "./vector/grouping.ts";

@@ -81,3 +81,33 @@ Deno.test("sort by a field with a tail reads the field's column, not the rows", 
     }
   });
 });
+
+Deno.test("tail of many values over objects that overlap: the operator's answer, from columns", async () => {
+  await withLake(async (lake) => {
+    for (const order of ["asc", "desc"] as const) {
+      const p = keyedPool(lake, `many${order}`, "k", order);
+      // Objects of different sizes whose keys overlap and tie (some span
+      // the others' ranges, some only the end), and rows without a key.
+      const shapes = [[0, 3000, 1], [1000, 3000, 2], [2900, 3000, 1], [0, 500, 1], [2000, 2600, 3]];
+      for (const [part, [from, to, step]] of shapes.entries()) {
+        let text = "";
+        for (let k = from; k < to; k += step) text += `{k:${k},part:${part},v:${k % 7}}\n`;
+        if (part === 1) text += `{part:${part},v:-1}\n{part:${part},v:-2}\n`;
+        await loadText(lake, p, text);
+      }
+      for (const filter of ["", "v == 3 | "]) {
+        for (const n of [1, 40, 299, 1001, 4000, 20000]) {
+          const q = `${filter}tail ${n}`;
+          const { rows, cols } = await bothPaths(lake, `from many${order} | ${q}`);
+          assert.deepEqual(cols.lines, rows.lines, `${order}: ${q}`);
+          assert.deepEqual(
+            cols.lines,
+            await lines(lake, `from many${order} | fork (=> pass) | ${q}`),
+            `${order}: ${q}`,
+          );
+          assert.equal(cols.stats.bytesFetched, 0, `${order}: ${q}: from columns`);
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,55 @@
+// Rows of several objects put in pool order from their key columns: merged
+// by key (keymerge.ts), equal keys in different objects (and rows without a
+// key) by their values' bytes as a scan's merge orders them (ties.ts), read
+// from the columns too where the keys alone do not tell.
+
+import { mergeRows, pathValues, RunKeys } from "../query/mod.ts";
+import type { ObjectColumns } from "./columns/mod.ts";
+import type { PoolKey } from "./poolkey.ts";
+import { RowTies } from "./ties.ts";
+
+/**
+ * rows[i] (object i's rows, ascending; null or empty: none of its rows) in
+ * pool order, as runs of one object's: triples of the object, and the run's
+ * range [from, to) in its rows[i]; null where the columns cannot tell.
+ */
+export async function rowsInPoolOrder(
+  key: PoolKey,
+  cols: readonly ObjectColumns[],
+  rows: readonly (Int32Array | null)[],
+): Promise<Int32Array | null> {
+  const holding: number[] = [];
+  for (let i = 0; i < cols.length; i++) if ((rows[i]?.length ?? 0) > 0) holding.push(i);
+  const run = cols.map((_, i) => {
+    const r = rows[i] ?? EMPTY;
+    return { p: { rows: r, start: Int32Array.of(0, r.length) } };
+  });
+  const parts = holding.map((k) => ({ k, g: 0 }));
+  const keyed = [];
+  for (let i = 0; i < cols.length; i++) {
+    if (!holding.includes(i)) {
+      keyed.push(null);
+      continue;
+    }
+    const pv = await pathValues(cols[i], await cols[i].typeIndex(), key.path);
+    if (pv === null) return null;
+    keyed.push(pv);
+  }
+  const keys = new RunKeys(keyed, key);
+  const merged = mergeRows(run, parts, keys);
+  if (merged !== null || !holding.every((i) => cols[i].readsAlone)) return toObjects(merged);
+  // Keys that tie across objects, or rows without one: by the values' bytes.
+  const upTo = new Map<number, number>();
+  for (const i of holding) upTo.set(i, rows[i]![rows[i]!.length - 1] + 1);
+  const ties = await RowTies.of(cols, upTo, key.desc);
+  return toObjects(mergeRows(run, parts, keys, (a, i, b, j) => ties.compare(a, i, b, j)));
+
+  /** The merge's triples with the part replaced by its object. */
+  function toObjects(m: Int32Array | null): Int32Array | null {
+    if (m === null) return null;
+    for (let t = 0; t < m.length; t += 3) m[t] = parts[m[t]].k;
+    return m;
+  }
+}
+
+const EMPTY = new Int32Array(0);
