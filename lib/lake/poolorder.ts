@@ -3,7 +3,7 @@
 // key) by their values' bytes as a scan's merge orders them (ties.ts), read
 // from the columns too where the keys alone do not tell.
 
-import { mergeRows, pathValues, RunKeys } from "../query/mod.ts";
+import { mergeRows, type PathValues, pathValues, RunKeys } from "../query/mod.ts";
 import type { ObjectColumns } from "./columns/mod.ts";
 import type { PoolKey } from "./poolkey.ts";
 import { RowTies } from "./ties.ts";
@@ -25,17 +25,8 @@ export async function rowsInPoolOrder(
     return { p: { rows: r, start: Int32Array.of(0, r.length) } };
   });
   const parts = holding.map((k) => ({ k, g: 0 }));
-  const keyed = [];
-  for (let i = 0; i < cols.length; i++) {
-    if (!holding.includes(i)) {
-      keyed.push(null);
-      continue;
-    }
-    const pv = await pathValues(cols[i], await cols[i].typeIndex(), key.path);
-    if (pv === null) return null;
-    keyed.push(pv);
-  }
-  const keys = new RunKeys(keyed, key);
+  const keys = await runKeys(key, cols, rows);
+  if (keys === null) return null;
   const merged = mergeRows(run, parts, keys);
   if (merged !== null || !holding.every((i) => cols[i].readsAlone)) return toObjects(merged);
   // Keys that tie across objects, or rows without one: by the values' bytes.
@@ -53,3 +44,26 @@ export async function rowsInPoolOrder(
 }
 
 const EMPTY = new Int32Array(0);
+
+/**
+ * The pool keys of the objects some of whose rows are named (rows[i] not
+ * null or empty), compared row against row; null where some are not in
+ * columns.
+ */
+export async function runKeys(
+  key: PoolKey,
+  cols: readonly ObjectColumns[],
+  rows: readonly (Int32Array | null)[],
+): Promise<RunKeys | null> {
+  const keyed: (PathValues | null)[] = [];
+  for (let i = 0; i < cols.length; i++) {
+    if ((rows[i]?.length ?? 0) === 0) {
+      keyed.push(null);
+      continue;
+    }
+    const pv = await pathValues(cols[i], await cols[i].typeIndex(), key.path);
+    if (pv === null) return null;
+    keyed.push(pv);
+  }
+  return new RunKeys(keyed, key);
+}

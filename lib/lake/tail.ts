@@ -6,14 +6,14 @@
 // the last N kept, and only they are made into values (picks.ts). Null where the
 // columns cannot tell (the caller runs the operator over the rows instead).
 
-import { type PathValues, pathValues, RunKeys, type VectorFilter } from "../query/mod.ts";
+import type { VectorFilter } from "../query/mod.ts";
 import type { HeadCut } from "../query/mod.ts";
 import type { Value } from "../zed/value.ts";
 import type { ObjectColumns } from "./columns/mod.ts";
 import type { Lake } from "./lake.ts";
 import type { DataObject } from "./objects.ts";
 import { countWholeRead, liveColumns, type Pick, PickedValues } from "./picks.ts";
-import { rowsInPoolOrder } from "./poolorder.ts";
+import { rowsInPoolOrder, runKeys } from "./poolorder.ts";
 import type { PoolKey } from "./poolkey.ts";
 import type { PoolConfig } from "./pools.ts";
 import type { KeyRange } from "./prune.ts";
@@ -96,17 +96,8 @@ async function pruneBefore(
   last: Int32Array[],
   limit: number,
 ): Promise<boolean> {
-  const keyed: (PathValues | null)[] = [];
-  for (let i = 0; i < cols.length; i++) {
-    if (last[i].length === 0) {
-      keyed.push(null);
-      continue;
-    }
-    const pv = await pathValues(cols[i], await cols[i].typeIndex(), key.path);
-    if (pv === null) return false;
-    keyed.push(pv);
-  }
-  const keys = new RunKeys(keyed, key);
+  const keys = await runKeys(key, cols, last);
+  if (keys === null) return false;
   let bound = -1;
   for (let i = 0; i < cols.length; i++) {
     if (last[i].length < limit) continue;
