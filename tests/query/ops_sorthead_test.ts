@@ -40,7 +40,7 @@ function input(r: () => number, n: number, kinds: string[]): string {
   return out.join("\n");
 }
 
-Deno.test("sort with a short head: the first values of the full sort, ties in input order", () => {
+Deno.test("sort with a short head or tail: the first or last values of the full sort, ties in input order", () => {
   const r = rng(7);
   const kindSets = [
     ["int"],
@@ -64,31 +64,14 @@ Deno.test("sort with a short head: the first values of the full sort, ties in in
     for (const n of [1, 3, 10, 100]) {
       const head = runBoth((next) => new SortHead(next, keys, opts, n), text);
       assert.deepEqual(head, full.slice(0, n), `${kinds} ${JSON.stringify(opts)} head ${n}`);
-    }
-  }
-});
-
-Deno.test("sort with a short tail: the last values of the full sort, ties in input order", () => {
-  const r = rng(13);
-  const kindSets = [
-    ["int"],
-    ["int", "int8"],
-    ["int", "null", "missing"],
-    ["float", "int"],
-    ["string", "int", "null"],
-    ["float", "string", "null", "missing"],
-  ];
-  const keySets: Expr[][] = [[f("k")], [f("k"), f("j")], [f("j")]];
-  for (let round = 0; round < 60; round++) {
-    const kinds = kindSets[round % kindSets.length];
-    const text = input(r, 1 + Math.floor(r() * 80), kinds);
-    const keys = keySets[Math.floor(r() * keySets.length)];
-    const opts: SortOptions = { reverse: r() < 0.5, nullsFirst: r() < 0.3 };
-    const full = run((next) => new Sort(next, keys, opts), text);
-    for (const n of [1, 3, 10, 100]) {
+      // The same sort before a tail keeps the last values. (Not of int8
+      // beside uint8: compared by their bytes across the two types but as
+      // numbers within each, their order is not transitive, and which come
+      // last depends on how the sort compares.)
+      if (kinds.includes("uint8")) continue;
       const tail = runBoth((next) => new SortHead(next, keys, opts, n, true), text);
-      const want = full.slice(Math.max(0, full.length - n));
-      assert.deepEqual(tail, want, `${kinds} ${JSON.stringify(opts)} tail ${n}`);
+      const last = full.slice(Math.max(0, full.length - n));
+      assert.deepEqual(tail, last, `${kinds} ${JSON.stringify(opts)} tail ${n}`);
     }
   }
 });
