@@ -309,22 +309,8 @@ function asciiFind(v: BinaryVector, bytes: BytesTerm): number[] {
     // A byte found every few bytes (digits and dots of an IP, say): four bytes
     // at a time, and the term's next (or previous) byte checked beside each
     // before the term is compared.
-    const c = want[at], d = at + 1 < n ? 1 : -1, e = want[at + d], f = fold[at + d];
-    const head = Math.min(data.length, (4 - (data.byteOffset & 3)) & 3);
-    for (let q = at; q < head; q++) if (data[q] === c && (data[q + d] | f) === e) test(q - at);
-    const words = new Uint32Array(data.buffer, data.byteOffset + head, (data.length - head) >> 2);
-    const pattern = Math.imul(c, 0x01010101);
-    for (let w = 0; w < words.length; w++) {
-      const x = words[w] ^ pattern;
-      if (((x - 0x01010101) & ~x & 0x80808080) === 0) continue;
-      const b = head + (w << 2);
-      for (let q = b; q < b + 4; q++) {
-        if (q >= at && data[q] === c && (data[q + d] | f) === e) test(q - at);
-      }
-    }
-    for (let q = Math.max(at, head + words.length * 4); q < data.length; q++) {
-      if (data[q] === c && (data[q + d] | f) === e) test(q - at);
-    }
+    const d = at + 1 < n ? 1 : -1;
+    scanWords(data, at, want[at], 0, d, want[at + d], fold[at + d], test);
   } else if (fold[at] === 0) {
     // One byte to find, seldom there: the native search.
     for (let q = data.indexOf(want[at], at); q >= 0; q = data.indexOf(want[at], q + 1)) {
@@ -332,24 +318,42 @@ function asciiFind(v: BinaryVector, bytes: BytesTerm): number[] {
     }
   } else {
     // A letter in either case: four bytes at a time, case folded (one pass, not one per case).
-    const c = want[at];
-    const head = Math.min(data.length, (4 - (data.byteOffset & 3)) & 3);
-    for (let q = at; q < head; q++) if ((data[q] | 0x20) === c) test(q - at);
-    const words = new Uint32Array(data.buffer, data.byteOffset + head, (data.length - head) >> 2);
-    const pattern = Math.imul(c, 0x01010101);
-    for (let w = 0; w < words.length; w++) {
-      const x = (words[w] | 0x20202020) ^ pattern;
-      if (((x - 0x01010101) & ~x & 0x80808080) === 0) continue;
-      const b = head + (w << 2);
-      for (let q = b; q < b + 4; q++) if (q >= at && (data[q] | 0x20) === c) test(q - at);
-    }
-    for (let q = Math.max(at, head + words.length * 4); q < data.length; q++) {
-      if ((data[q] | 0x20) === c) test(q - at);
-    }
+    scanWords(data, at, want[at], 0x20, 0, want[at], 0x20, test);
   }
   const rows: number[] = new Array(hits);
   for (let i = 0, h = 0; h < hits; i++) if (found[i] === 1) rows[h++] = i;
   return rows;
+}
+
+/**
+ * Calls test(q - at) for each q >= at where (data[q] | m) is c and the byte
+ * d away, (data[q + d] | f), is e; four bytes at a time, the words without
+ * such a byte passed over.
+ */
+function scanWords(
+  data: Uint8Array,
+  at: number,
+  c: number,
+  m: number,
+  d: number,
+  e: number,
+  f: number,
+  test: (p: number) => void,
+): void {
+  const hit = (q: number) => (data[q] | m) === c && (data[q + d] | f) === e;
+  const head = Math.min(data.length, (4 - (data.byteOffset & 3)) & 3);
+  for (let q = at; q < head; q++) if (hit(q)) test(q - at);
+  const words = new Uint32Array(data.buffer, data.byteOffset + head, (data.length - head) >> 2);
+  const pattern = Math.imul(c, 0x01010101), fill = Math.imul(m, 0x01010101);
+  for (let w = 0; w < words.length; w++) {
+    const x = (words[w] | fill) ^ pattern;
+    if (((x - 0x01010101) & ~x & 0x80808080) === 0) continue;
+    const b = head + (w << 2);
+    for (let q = b; q < b + 4; q++) if (q >= at && hit(q)) test(q - at);
+  }
+  for (let q = Math.max(at, head + words.length * 4); q < data.length; q++) {
+    if (hit(q)) test(q - at);
+  }
 }
 
 /**
