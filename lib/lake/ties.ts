@@ -1,5 +1,6 @@
-// The byte order of values with equal keys, from columns. A head's merge
-// (head.ts) orders such values by their encoded bytes. A record's encoding is
+// The byte order of values with equal keys, from columns. A pool's merge (a
+// head's, head.ts; a summary's, a top's or a tail's, keymerge.ts through
+// poolorder.ts) orders such values by their encoded bytes. A record's encoding is
 // its fields' tagged encodings one after another, and a tag gives its
 // field's length, so two records compare as their first fields whose
 // encodings differ do — and those encodings can be made from the fields'
@@ -14,15 +15,9 @@ import { appendTagged } from "../zed/zcode.ts";
 import type { ObjectColumns } from "./columns/mod.ts";
 import { comparePrefixes } from "./headmerge.ts";
 
-/** A row of one of the objects: its index among them and row number. */
-export interface TiedRow {
-  obj: number;
-  row: number;
-}
-
 type TypeIndex = Uint16Array | Uint32Array | null;
 
-export class ColumnTies {
+class ColumnTies {
   /** Field columns read so far, by object, type index and field (undefined: not yet). */
   private vectors: (Vector | null | undefined)[][][] = [];
 
@@ -34,13 +29,11 @@ export class ColumnTies {
     private upTo: ReadonlyMap<number, number>,
   ) {}
 
-  /** The byte order of two rows' values, or undefined when the columns cannot tell it. */
-  compare(x: TiedRow, y: TiedRow): number | undefined {
-    return this.compareRows(x.obj, x.row, y.obj, y.row);
-  }
-
-  /** compare, of row i of object a and row j of object b. */
-  compareRows(a: number, i: number, b: number, j: number): number | undefined {
+  /**
+   * The byte order of the values of row i of object a and row j of object b,
+   * or undefined when the columns cannot tell it.
+   */
+  compare(a: number, i: number, b: number, j: number): number | undefined {
     const cx = this.cols[a], cy = this.cols[b];
     if (!cx.readsAlone || !cy.readsAlone) return undefined;
     const kx = this.typeOf(a, i), ky = this.typeOf(b, j);
@@ -144,7 +137,7 @@ export class RowTies {
   compare(a: number, i: number, b: number, j: number): number | undefined {
     const pa = this.prefixes[a]!, pb = this.prefixes[b]!;
     const c = comparePrefixes(pa, i, this.sizes[a]![i], pb, j, this.sizes[b]![j]) ??
-      this.byColumns.compareRows(a, i, b, j);
+      this.byColumns.compare(a, i, b, j);
     return c === undefined ? undefined : c * this.dir;
   }
 }

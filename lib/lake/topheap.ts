@@ -146,7 +146,7 @@ async function passingInOrder(
     };
   }
   // Overlapping objects: their passing rows merged by the key columns.
-  const all = cols.map((c, i) => passing[i] ?? Int32Array.from({ length: c.rows }, (_, r) => r));
+  const all = cols.map((c, i) => passing[i] ?? everyRow(c.rows));
   const merged = await rowsInPoolOrder(key, cols, all);
   if (merged === null) return null;
   const out = {
@@ -163,6 +163,13 @@ async function passingInOrder(
     out.to.push(merged[t + 2]);
   }
   return out;
+}
+
+/** The row numbers 0 to n-1. */
+function everyRow(n: number): Int32Array {
+  const rows = new Int32Array(n);
+  for (let r = 0; r < n; r++) rows[r] = r;
+  return rows;
 }
 
 /**
