@@ -29,13 +29,21 @@ import { type KeyRange, spanMayMatch } from "./prune.ts";
 import { projection } from "./objectstreams.ts";
 import { countObjectRead, type ScanStats } from "./scan.ts";
 
-/** The rows of picks from `from` on, by object, in pick order. */
-function rowsByObject(picks: readonly Pick[], from: number): Map<number, number[]> {
+/**
+ * The rows of picks from `from` on, by object, in pick order; with at, each
+ * one's place in its object's list (at[n - from] for pick n).
+ */
+function rowsByObject(
+  picks: readonly Pick[],
+  from: number,
+  at?: Uint32Array,
+): Map<number, number[]> {
   const byObj = new Map<number, number[]>();
   for (let n = from; n < picks.length; n++) {
     const p = picks[n];
     let rows = byObj.get(p.obj);
     if (rows === undefined) byObj.set(p.obj, rows = []);
+    if (at !== undefined) at[n - from] = rows.length;
     rows.push(p.row);
   }
   return byObj;
@@ -71,16 +79,9 @@ export class PickedValues {
     picks: readonly Pick[],
     skip = 0,
   ): Promise<Value[]> {
-    const byObj = rowsByObject(picks, skip);
     /** Each made pick's place in its object's list of rows. */
     const at = new Uint32Array(Math.max(0, picks.length - skip));
-    const counted = new Map<number, number>();
-    for (let n = skip; n < picks.length; n++) {
-      const o = picks[n].obj;
-      const c = counted.get(o) ?? 0;
-      at[n - skip] = c;
-      counted.set(o, c + 1);
-    }
+    const byObj = rowsByObject(picks, skip, at);
     const found = new Map<number, Value[]>();
     const cut = this.cut;
     for (const [i, rows] of byObj) {
