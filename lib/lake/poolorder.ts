@@ -3,7 +3,7 @@
 // key) by their values' bytes as a scan's merge orders them (ties.ts), read
 // from the columns too where the keys alone do not tell.
 
-import { mergeRows, type PathValues, pathValues, RunKeys } from "../query/mod.ts";
+import { mergeRows, type PathValues, pathValues, RunKeys, type TieOrder } from "../query/mod.ts";
 import type { ObjectColumns } from "./columns/mod.ts";
 import type { PoolKey } from "./poolkey.ts";
 import { RowTies } from "./ties.ts";
@@ -28,12 +28,12 @@ export async function rowsInPoolOrder(
   const keys = await runKeys(key, cols, rows);
   if (keys === null) return null;
   const merged = mergeRows(run, parts, keys);
-  if (merged !== null || !holding.every((i) => cols[i].readsAlone)) return toObjects(merged);
+  if (merged !== null) return toObjects(merged);
   // Keys that tie across objects, or rows without one: by the values' bytes.
   const upTo = new Map<number, number>();
   for (const i of holding) upTo.set(i, rows[i]![rows[i]!.length - 1] + 1);
-  const ties = await RowTies.of(cols, upTo, key.desc);
-  return toObjects(mergeRows(run, parts, keys, (a, i, b, j) => ties.compare(a, i, b, j)));
+  const ties = await tieOrder(cols, upTo, key.desc);
+  return ties === null ? null : toObjects(mergeRows(run, parts, keys, ties));
 
   /** The merge's triples with the part replaced by its object. */
   function toObjects(m: Int32Array | null): Int32Array | null {
@@ -44,6 +44,21 @@ export async function rowsInPoolOrder(
 }
 
 const EMPTY = new Int32Array(0);
+
+/**
+ * The pool order of rows with equal keys (or none) in different objects,
+ * rows [0, upTo) of each object named there: by their values' bytes from the
+ * columns (ties.ts); null where the columns are not read synchronously.
+ */
+export async function tieOrder(
+  cols: readonly ObjectColumns[],
+  upTo: ReadonlyMap<number, number>,
+  desc: boolean,
+): Promise<TieOrder | null> {
+  for (const i of upTo.keys()) if (!cols[i].readsAlone) return null;
+  const ties = await RowTies.of(cols, upTo, desc);
+  return (a, i, b, j) => ties.compare(a, i, b, j);
+}
 
 /**
  * The pool keys of the objects some of whose rows are named (rows[i] not

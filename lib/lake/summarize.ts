@@ -20,14 +20,13 @@ import {
   type OpFactory,
   type PreparedGroups,
   Summarize,
-  type TieOrder,
   type VectorFilter,
   type VectorSummarize,
 } from "../query/mod.ts";
 import { LochError } from "../errors.ts";
 import type { Batch } from "../zed/value.ts";
 import { type ObjectColumns, openColumns } from "./columns/mod.ts";
-import { RowTies } from "./ties.ts";
+import { tieOrder } from "./poolorder.ts";
 import type { Lake } from "./lake.ts";
 import type { DataObject } from "./objects.ts";
 import type { PoolKey } from "./poolkey.ts";
@@ -194,7 +193,8 @@ export class SummarizeScan implements ValueReader, ShareableScan {
     // A group with rows in several objects gets them merged by the pool key
     // (runs of one object's rows; all of them at once where none interleave).
     if (run.length > 1 && vs.orderSensitive && vs.conflicts(prepared)) {
-      const ties = () => tieOrder(opened.map((x) => x.o), this.key.desc);
+      const cols = opened.map((x) => x.o);
+      const ties = () => tieOrder(cols, new Map(cols.map((c, k) => [k, c.rows])), this.key.desc);
       if (!(await vs.commitMerged(opened, this.key.path, this.key, op, ties))) return false;
     } else prepared.forEach((p) => vs.commit(p, op));
     run.forEach((o, k) => {
@@ -231,15 +231,4 @@ export class SummarizeScan implements ValueReader, ShareableScan {
       await scan.close();
     }
   }
-}
-
-/**
- * The pool order of rows with equal keys (or none) in different objects of
- * a run, by their values' bytes from the columns (ties.ts); null where the
- * columns are not read synchronously.
- */
-async function tieOrder(cols: ObjectColumns[], desc: boolean): Promise<TieOrder | null> {
-  if (!cols.every((c) => c.readsAlone)) return null;
-  const ties = await RowTies.of(cols, new Map(cols.map((c, k) => [k, c.rows])), desc);
-  return (a, i, b, j) => ties.compare(a, i, b, j);
 }
