@@ -166,20 +166,14 @@ export class OpCompiler {
       const keep = op.kind === "Sort" || op.kind === "Fuse"
         ? leadingValues(ops.slice(i + 1), scope)
         : null;
-      if (op.kind === "Sort" && keep !== null) {
-        // A short head (or page): the sort keeps only the values that come first.
-        if (keep <= SORT_HEAD_MAX) {
-          const keys = (op.args ?? []).map((e) => this.exprs.compile(e, scope));
-          const opts = { reverse: op.order === "desc", nullsFirst: op.nullsfirst };
-          factories.push((next) => new SortHead(next, keys, opts, keep));
-          continue;
-        }
-      }
-      if (op.kind === "Sort" && following?.kind === "Tail" && following.count <= SORT_HEAD_MAX) {
-        // A short tail: the sort keeps only the values that come last (the tail passes them).
+      // A short head (or page), or tail: the sort keeps only the values that
+      // come first, or last (the tail passes them on).
+      const last = op.kind === "Sort" && following?.kind === "Tail" ? following.count || 1 : null;
+      const kept = keep ?? last;
+      if (op.kind === "Sort" && kept !== null && kept <= SORT_HEAD_MAX) {
         const keys = (op.args ?? []).map((e) => this.exprs.compile(e, scope));
         const opts = { reverse: op.order === "desc", nullsFirst: op.nullsfirst };
-        factories.push((next) => new SortHead(next, keys, opts, following.count || 1, true));
+        factories.push((next) => new SortHead(next, keys, opts, kept, keep === null));
         continue;
       }
       if (op.kind === "Fuse" && keep !== null) {

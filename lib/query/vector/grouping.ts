@@ -303,17 +303,18 @@ function keyCodes(
 
 /** The code of a value of a column without a dictionary (added when new). */
 function distinctCode(v: Vector, i: number, seen: Map<Body, number>, values: Value[]): number {
-  const b = v.body(i);
-  // (An array's or a set's body is made afresh each time: keyed by its elements.)
-  const key: Body = v instanceof ListVector
-    ? listKey(v, i)
-    : b instanceof Uint8Array
-    ? latin1Key(b)
-    : b;
+  // (An array's or a set's body is made afresh each time: keyed by its
+  // elements, and made only for a new one.)
+  let b: Body | undefined, key: Body;
+  if (v instanceof ListVector) key = listKey(v, i);
+  else {
+    b = v.body(i);
+    key = b instanceof Uint8Array ? latin1Key(b) : b;
+  }
   let c = seen.get(key);
   if (c === undefined) {
     c = values.length;
-    values.push(new Value(v.type as Type, b));
+    values.push(new Value(v.type as Type, b === undefined ? v.body(i) : b));
     seen.set(key, c);
   }
   return c;
